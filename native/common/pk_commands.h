@@ -1,0 +1,9 @@
+/* Entry points of the agent's subcommands. Each gets argv with argv[0] set
+ * to its own name ("cpu", "vdso", ...) and returns an exit code (pk_cli.h). */
+#ifndef PK_COMMANDS_H
+#define PK_COMMANDS_H
+
+int pk_cmd_cpu(int argc, char **argv);
+int pk_cmd_vdso(int argc, char **argv);
+
+#endif

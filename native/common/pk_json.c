@@ -1,0 +1,160 @@
+#include "pk_json.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "pk_arch.h"
+
+void pk_json_init(pk_json *j, FILE *out)
+{
+    j->out = out;
+    j->depth = 0;
+    j->has_items[0] = false;
+    j->after_key = false;
+}
+
+/* Writes the separator a new value needs at the current level. */
+static void before_value(pk_json *j)
+{
+    if (j->after_key) {
+        j->after_key = false;
+        return;
+    }
+    if (j->has_items[j->depth])
+        fputc(',', j->out);
+    j->has_items[j->depth] = true;
+}
+
+static void open_level(pk_json *j, char c)
+{
+    before_value(j);
+    fputc(c, j->out);
+    if (j->depth + 1 < PK_JSON_MAX_DEPTH)
+        j->depth++;
+    j->has_items[j->depth] = false;
+}
+
+static void close_level(pk_json *j, char c)
+{
+    fputc(c, j->out);
+    if (j->depth > 0)
+        j->depth--;
+}
+
+void pk_json_begin_object(pk_json *j) { open_level(j, '{'); }
+void pk_json_end_object(pk_json *j) { close_level(j, '}'); }
+void pk_json_begin_array(pk_json *j) { open_level(j, '['); }
+void pk_json_end_array(pk_json *j) { close_level(j, ']'); }
+
+static void write_escaped(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            /* Control bytes and non-ASCII bytes are escaped so that any
+             * input, even names from a corrupt image, yields valid JSON. */
+            if (*p < 0x20 || *p >= 0x7f)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+void pk_json_key(pk_json *j, const char *key)
+{
+    before_value(j);
+    write_escaped(j->out, key);
+    fputc(':', j->out);
+    j->after_key = true;
+}
+
+void pk_json_string(pk_json *j, const char *s)
+{
+    if (!s) {
+        pk_json_null(j);
+        return;
+    }
+    before_value(j);
+    write_escaped(j->out, s);
+}
+
+void pk_json_int(pk_json *j, int64_t v)
+{
+    before_value(j);
+    fprintf(j->out, "%" PRId64, v);
+}
+
+void pk_json_uint(pk_json *j, uint64_t v)
+{
+    before_value(j);
+    fprintf(j->out, "%" PRIu64, v);
+}
+
+void pk_json_double(pk_json *j, double v)
+{
+    if (!isfinite(v)) {
+        pk_json_null(j);
+        return;
+    }
+    /* The shortest of %.15g and %.17g that reads back as the same double:
+     * 32.34715 rather than 32.347149999999999, without losing a bit. */
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, sizeof buf, "%.17g", v);
+    before_value(j);
+    fputs(buf, j->out);
+}
+
+void pk_json_bool(pk_json *j, bool v)
+{
+    before_value(j);
+    fputs(v ? "true" : "false", j->out);
+}
+
+void pk_json_null(pk_json *j)
+{
+    before_value(j);
+    fputs("null", j->out);
+}
+
+void pk_json_kv_string(pk_json *j, const char *key, const char *s) { pk_json_key(j, key); pk_json_string(j, s); }
+void pk_json_kv_int(pk_json *j, const char *key, int64_t v) { pk_json_key(j, key); pk_json_int(j, v); }
+void pk_json_kv_uint(pk_json *j, const char *key, uint64_t v) { pk_json_key(j, key); pk_json_uint(j, v); }
+void pk_json_kv_double(pk_json *j, const char *key, double v) { pk_json_key(j, key); pk_json_double(j, v); }
+void pk_json_kv_bool(pk_json *j, const char *key, bool v) { pk_json_key(j, key); pk_json_bool(j, v); }
+
+void pk_json_kv_hex(pk_json *j, const char *key, uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+    pk_json_kv_string(j, key, buf);
+}
+
+void pk_json_begin_document(pk_json *j, const char *schema)
+{
+    pk_json_begin_object(j);
+    pk_json_kv_string(j, "schema", schema);
+    pk_json_key(j, "agent");
+    pk_json_begin_object(j);
+    pk_json_kv_string(j, "version", PK_VERSION);
+    pk_json_kv_string(j, "arch", PK_ARCH);
+    pk_json_kv_string(j, "data_model", PK_DATA_MODEL);
+    pk_json_end_object(j);
+}
+
+void pk_json_end_document(pk_json *j)
+{
+    pk_json_end_object(j);
+    fputc('\n', j->out);
+    fflush(j->out);
+}
