@@ -1,0 +1,79 @@
+"""Shared fixtures: where the built agents are and how to run them.
+
+`make test` builds the host agent into build/host and the cross agents into
+build/<triple>. In CI (CI=true) a missing agent or emulator fails the test
+instead of skipping it: a missing tool must never pass as a green run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build"
+
+# triple -> qemu-user program (None: runs natively on this x86-64 machine)
+EMULATORS: dict[str, str | None] = {
+    "aarch64-linux-gnu": "qemu-aarch64",
+    "arm-linux-gnueabihf": "qemu-arm",
+    "mips64el-linux-gnuabi64": "qemu-mips64el",
+    "i686-linux-gnu": None,
+}
+
+
+def _missing(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is missing; `make cross` and .ci/run must provide it")
+    pytest.skip(f"{what} is missing (run `make cross`)")
+
+
+@pytest.fixture(scope="session")
+def host_agent() -> Path:
+    path = BUILD / "host" / "portkit-target"
+    if not path.exists():
+        _missing(str(path))
+    return path
+
+
+
+
+@pytest.fixture(scope="session")
+def cross_agent() -> Callable[[str, str | None], list[str]]:
+    """Returns the command prefix that runs the agent built for a triple,
+    e.g. ["qemu-aarch64", "-cpu", "max", "build/aarch64-linux-gnu/portkit-target"]."""
+
+    def command(triple: str, cpu: str | None = None) -> list[str]:
+        path = BUILD / triple / "portkit-target"
+        if not path.exists():
+            _missing(str(path))
+        emulator = EMULATORS[triple]
+        if emulator is None:
+            return [str(path)]
+        if shutil.which(emulator) is None:
+            _missing(emulator)
+        return [emulator, *(["-cpu", cpu] if cpu else []), str(path)]
+
+    return command
+
+
+def run(
+    cmd: Sequence[str | os.PathLike[str]], *args: str, check_exit: int | None = 0
+) -> subprocess.CompletedProcess[str]:
+    """Runs a command, asserting its exit code when check_exit is not None."""
+    proc = subprocess.run([*map(str, cmd), *args], capture_output=True, text=True, timeout=300)
+    if check_exit is not None:
+        assert proc.returncode == check_exit, f"exit {proc.returncode}\nstdout:{proc.stdout}\nstderr:{proc.stderr}"
+    return proc
+
+
+def run_json(cmd: Sequence[str | os.PathLike[str]], *args: str, check_exit: int | None = 0) -> dict:
+    """Runs an agent command with --json and returns the parsed document."""
+    proc = run(cmd, *args, "--json", check_exit=check_exit)
+    return json.loads(proc.stdout)
