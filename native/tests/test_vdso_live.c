@@ -1,0 +1,87 @@
+/* The live vDSO of this test process: found, parsed, its entry points called
+ * and compared with the raw system calls. Cross-built, this runs under
+ * qemu-user, which gives no vDSO: then the no-vDSO report is checked. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <time.h>
+
+#include "pk_test.h"
+#include "vdso_calls.h"
+#include "vdso_live.h"
+
+static void test_process_info(void)
+{
+    pk_vdso_process proc;
+    pk_vdso_process_info(&proc);
+    CHECK(proc.kernel_machine[0] != '\0');
+    CHECK(proc.kernel_release[0] != '\0');
+}
+
+/* Both ways of sizing the image agree: the mapping covers the headers' extent. */
+static void test_extent_fits_mapping(const pk_vdso_live *live)
+{
+    uint64_t extent = 0;
+    const char *err;
+    CHECK(pk_vdso_image_extent((const void *)(uintptr_t)live->base, 4096, &extent, &err) == 0);
+    CHECK(extent > 0 && extent <= live->size);
+}
+
+static void test_entries_agree_with_syscalls(const pk_vdso_live *live)
+{
+    pk_vdso_entries entries;
+    pk_vdso_resolve(&live->image, &entries);
+    CHECK(entries.entry[PK_FN_CLOCK_GETTIME] || entries.entry[PK_FN_CLOCK_GETTIME64]);
+    CHECK(entries.entry[PK_FN_GETTIMEOFDAY]);
+    for (int id = 0; id < PK_FN_COUNT; id++) {
+        const pk_time_fn *fn = &pk_time_fns[id];
+        if (!entries.entry[id] || !fn->sys)
+            continue;
+        int clock = CLOCK_MONOTONIC;
+        int64_t before, during, after;
+        for (int i = 0; i < 100; i++) {
+            CHECK(fn->sys(clock, &before) == 0);
+            CHECK(fn->vdso(entries.entry[id], clock, &during) == 0);
+            CHECK(fn->sys(clock, &after) == 0);
+            if (fn->resolution)
+                CHECK(during == before);
+            else
+                CHECK(before <= during && during <= after);
+        }
+    }
+}
+
+static void test_no_vdso_report(void)
+{
+    pk_vdso_process proc;
+    pk_no_vdso report;
+    pk_vdso_process_info(&proc);
+    pk_no_vdso_measure(&report, &proc);
+    CHECK(report.syscall_ns > 0);
+    CHECK(report.seed_total_us > 0);
+    CHECK(report.nhints >= 1);
+}
+
+int main(void)
+{
+    test_process_info();
+    pk_vdso_live live;
+    const char *err = NULL;
+    int rc = pk_vdso_live_open(&live, &err);
+    if (rc != 0)
+        fprintf(stderr, "live vDSO: %s\n", err);
+    CHECK(rc == 0);
+    CHECK(live.present == (getauxval(AT_SYSINFO_EHDR) != 0));
+    if (rc == 0 && live.present) {
+        printf("live vDSO %s at %#llx, %llu bytes, %zu exported symbols\n", live.image.soname,
+               (unsigned long long)live.base, (unsigned long long)live.size, live.image.exported);
+        CHECK(live.image.soname != NULL);
+        CHECK(live.image.exported > 0);
+        test_extent_fits_mapping(&live);
+        test_entries_agree_with_syscalls(&live);
+    } else {
+        printf("no vDSO in this process (qemu-user?)\n");
+    }
+    test_no_vdso_report();
+    return TEST_EXIT();
+}
