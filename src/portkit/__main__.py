@@ -1,0 +1,3 @@
+from portkit.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,81 @@
+"""How commands hand their results to the user: text or JSON, stdout or a
+file written atomically (temp file + rename, so a reader never sees half)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from rich.console import Console, RenderableType
+from rich.table import Table
+
+from portkit.errors import BadInput
+
+TEXT_WIDTH = 100  # for files and pipes; a terminal uses its own width
+
+
+def write_atomically(path: Path, text: str) -> None:
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    except OSError as err:
+        raise BadInput(f"-o {path}: cannot write there ({err.strerror})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def render_text(renderables: Iterable[RenderableType], colour: bool) -> str:
+    """Renders rich renderables (markup strings, tables) to text."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=Console().width if colour else TEXT_WIDTH,
+        force_terminal=colour,
+        color_system="standard" if colour else None,
+        highlight=False,
+        soft_wrap=False,
+    )
+    for item in renderables:
+        console.print(item)
+    # rich pads table cells to the full width; trailing blanks only hurt diffs.
+    return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
+
+
+def emit(fmt: str, document: dict, renderables: Iterable[RenderableType], output: Path | None) -> None:
+    """Writes the JSON document or its text rendering to -o FILE or stdout."""
+    if fmt == "json":
+        text = json.dumps(document, indent=2) + "\n"
+    else:
+        colour = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        text = render_text(renderables, colour)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_atomically(output, text)
+
+
+def fields(rows: Iterable[tuple[str, RenderableType]]) -> Table:
+    """A two-column 'name  value' block, the header of most reports."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    for name, value in rows:
+        grid.add_row(name, value)
+    return grid
+
+
+def words(items: Iterable[str]) -> str:
+    """Space-separated names; rich wraps them at the console width."""
+    return " ".join(items) or "-"

@@ -1,0 +1,198 @@
+"""`portkit vdso [list|verify|bench]`: is there a vDSO, does it agree with the
+kernel, and what does it save? (seed: aarch64-compat-vdso-pitfall: 32-bit apps
+on an arm64 kernel built without CROSS_COMPILE_COMPAT silently lose it and
+every gettimeofday becomes a system call.)"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import RenderableType
+from rich.table import Table
+
+from portkit.output import emit, fields
+from portkit.target import target_from_args
+
+SCHEMAS = {"list": "portkit.vdso/1", "verify": "portkit.vdso-verify/1", "bench": "portkit.vdso-bench/1"}
+STATUS_STYLE = {"pass": "green", "fail": "bold red", "unsupported": "dim", "absent": "yellow"}
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "vdso",
+        parents=[common],
+        help="list, verify and benchmark the kernel's vDSO",
+        description=__doc__,
+        epilog=(
+            "examples:\n"
+            "  portkit vdso                          what this process's vDSO exports\n"
+            "  portkit vdso verify                   vDSO and system calls agree for every clock\n"
+            "  portkit vdso bench --calls 500000     the field report's experiment\n"
+            "  portkit vdso --agent build/i686-linux-gnu/portkit-target   a 32-bit process (compat vDSO)\n"
+            "  portkit vdso --image arch/arm64/kernel/vdso32/vdso.so      a kernel build's compat vDSO"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("mode", nargs="?", choices=tuple(SCHEMAS), default="list", help="default: list")
+    group = parser.add_argument_group("list")
+    group.add_argument("--image", type=Path, metavar="FILE", help="parse a vdso.so file instead of the live vDSO")
+    group.add_argument("--dump", type=Path, metavar="FILE", help="save the live vDSO image to FILE")
+    group.add_argument("--require", action="store_true", help="exit 1 when there is no vDSO")
+    group = parser.add_argument_group("verify")
+    group.add_argument("--iterations", type=int, metavar="N", help="interleaved samples per check")
+    group.add_argument("--clock", metavar="NAME", help="check only this clock (e.g. MONOTONIC)")
+    group = parser.add_argument_group("bench")
+    group.add_argument("--calls", type=int, metavar="N", help="calls per measurement (default 500000)")
+    group.add_argument("--repeat", type=int, metavar="R", help="measurements per method; the median is shown")
+    parser.set_defaults(run=run)
+
+
+def agent_arguments(args: argparse.Namespace) -> list[str]:
+    """The agent's command line for the options the user gave."""
+    argv = ["vdso", args.mode]
+    options = {
+        "--image": args.image,
+        "--dump": args.dump,
+        "--iterations": args.iterations,
+        "--clock": args.clock,
+        "--calls": args.calls,
+        "--repeat": args.repeat,
+    }
+    for flag, value in options.items():
+        if value is not None:
+            argv += [flag, str(value)]
+    if args.require:
+        argv.append("--require")
+    return argv
+
+
+def run(args: argparse.Namespace) -> int:
+    target = target_from_args(args)
+    result = target.run(agent_arguments(args), SCHEMAS[args.mode])
+    document = result.document
+    document["target"] = args.target
+    render = {"list": render_list, "verify": render_verify, "bench": render_bench}[args.mode]
+    emit(args.format, document, render(document), args.output)
+    return result.exit_code
+
+
+def _header(document: dict) -> list[tuple[str, RenderableType]]:
+    process = document["process"]
+    kernel = f"kernel {process['kernel_machine']} {process['kernel_release']}"
+    rows: list[tuple[str, RenderableType]] = [
+        ("target", document["target"]),
+        ("process", f"{process['arch']} {process['data_model']}, {kernel}"),
+    ]
+    if document.get("compat"):
+        rows.append(("compat", "[yellow]a 32-bit process on a 64-bit kernel: it sees the compat vDSO, if any[/]"))
+    return rows
+
+
+def render_no_vdso(report: dict) -> list[RenderableType]:
+    hints = report.get("hints") or []
+    rows: list[tuple[str, RenderableType]] = [
+        ("cost here", f"{report['syscall_ns_per_call']:.0f} ns per gettimeofday system call"),
+        ("seed's test", f"{report['seed_calls']} calls take {report['seed_syscall_total_us'] / 1000:.1f} ms"),
+    ]
+    rows += [("why" if i == 0 else "or", hint) for i, hint in enumerate(hints)]
+    return [f"[bold red]{report['message']}[/]", fields(rows)]
+
+
+def render_list(document: dict) -> list[RenderableType]:
+    if not document["present"]:
+        return [fields(_header(document)), *render_no_vdso(document["no_vdso"])]
+    source = f"file {document['image_path']}" if document["source"] == "image" else f"live at {document['base']}"
+    rows = [
+        *(_header(document) if document["source"] == "live" else []),
+        ("vDSO", f"{document['soname'] or '(no soname)'}, {source}"),
+        (
+            "image",
+            f"ELF{document['elf_class']} {document['byte_order']}-endian {document['machine']}, "
+            f"{document['size']} bytes ({document['symbol_source']})",
+        ),
+    ]
+    if document.get("dumped_to"):
+        rows.append(("saved to", document["dumped_to"]))
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for column in ("symbol", "version", "type", "address"):
+        table.add_column(column)
+    for symbol in document["symbols"]:
+        version = symbol["version"] or "-"
+        if symbol["hidden"]:
+            version += " (hidden)"
+        table.add_row(symbol["name"], version, symbol["type"].lower(), symbol["address"])
+    return [fields(rows), "", table]
+
+
+def render_verify(document: dict) -> list[RenderableType]:
+    summary = document["summary"]
+    verdict = "[green]vDSO agrees with the kernel[/]" if document["ok"] else "[bold red]vDSO check FAILED[/]"
+    counts = ", ".join(f"{summary[k]} {k}" for k in ("pass", "fail", "unsupported", "absent"))
+    rows = [*_header(document), ("result", f"{verdict}: {counts}")]
+    if not document["present"]:
+        return [fields(rows), "", *render_no_vdso(document["no_vdso"])]
+    rows.append(("vDSO", f"{document['soname']} at {document['base']}, {document['iterations']} samples a check"))
+    checks = document["checks"]
+    columns = ["check", "vDSO symbol", "status", "samples", "violations", "max gap ns"]
+    if any(check["detail"] for check in checks):
+        columns.append("detail")
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for column in columns:
+        numeric = column in ("samples", "violations", "max gap ns")
+        table.add_column(column, justify="right" if numeric else "left", no_wrap=column != "detail")
+    for check in checks:
+        status = check["status"]
+        cells = [
+            check["function"] + (f"({check['clock']})" if check["clock"] else ""),
+            check["symbol"] or "-",
+            f"[{STATUS_STYLE.get(status, '')}]{status}[/]",
+            str(check["samples"]),
+            str(check["violations"]),
+            str(check["max_gap_ns"]),
+            check["detail"] or "",
+        ]
+        table.add_row(*cells[: len(columns)])
+    return [fields(rows), "", table]
+
+
+def render_bench(document: dict) -> list[RenderableType]:
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for column in ("function", "libc ns", "vDSO ns", "syscall ns", "syscall/vDSO", "libc uses vDSO"):
+        table.add_column(column, justify="left" if column == "function" else "right", no_wrap=True)
+    for fn in document["functions"]:
+        vdso = fn["vdso"]
+        uses = {True: "yes", False: "[red]no[/]", None: "?"}[fn["libc_uses_vdso"]]
+        table.add_row(
+            fn["name"] + (f"({fn['clock']})" if fn["clock"] else ""),
+            _ns(fn["libc"]),
+            _ns(vdso) if vdso else "[red]none[/]",
+            _ns(fn["syscall"]),
+            f"{fn['speedup']:.1f}x" if fn["speedup"] else "-",
+            uses,
+        )
+    seed = document["seed"]
+    if seed["vdso_total_us"] is not None:
+        verdict = (
+            f"{seed['calls']} gettimeofday calls: {seed['vdso_total_us'] / 1000:.1f} ms with the vDSO, "
+            f"{seed['syscall_total_us'] / 1000:.1f} ms as system calls ({seed['ratio']:.1f}x)"
+        )
+    else:
+        verdict = f"{seed['calls']} gettimeofday calls: {seed['syscall_total_us'] / 1000:.1f} ms, all system calls"
+    rows = [
+        *_header(document),
+        ("measured", f"median of {document['repeat']} x {document['calls']} calls (± half the spread)"),
+        ("seed's test", verdict),
+    ]
+    out: list[RenderableType] = [fields(rows), "", table]
+    if document.get("no_vdso"):
+        out += ["", *render_no_vdso(document["no_vdso"])]
+    return out
+
+
+def _ns(path: dict) -> str:
+    """Median ns per call, with the spread of the repeats when there are several."""
+    repeats = path["repeats_ns"]
+    median = path["ns_per_call"]
+    spread = f" ±{50 * (max(repeats) - min(repeats)) / median:.0f}%" if len(repeats) > 1 and median else ""
+    return f"{median:.1f}{spread}"

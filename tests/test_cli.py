@@ -1,0 +1,135 @@
+"""The conventions every command follows (design.md): --help with an example,
+one-line errors with exit 2, exit 3 when the environment cannot do it,
+--format json, -o FILE written atomically. Runs the installed `portkit`."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from portkit.cli import main
+
+COMMANDS = ["cpu", "vdso"]
+
+
+def portkit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "portkit", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def fake_agent(tmp_path: Path, script: str) -> Path:
+    """A stand-in agent, to drive the target layer through its failure paths."""
+    path = tmp_path / "portkit-target"
+    path.write_text("#!/bin/sh\n" + script + "\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return path
+
+
+def test_top_level_help_shows_an_example() -> None:
+    proc = portkit("--help")
+    assert proc.returncode == 0
+    assert "example: portkit" in proc.stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_help_shows_an_example(command: str) -> None:
+    proc = portkit(command, "--help")
+    assert proc.returncode == 0
+    assert f"portkit {command}" in proc.stdout.split("example")[-1]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--bogus"], ["nonsense-command"], ["cpu", "--format", "xml"], ["cpu", "--target", "nowhere"], ["cpu", "extra"]],
+)
+def test_bad_usage_is_one_line_and_exit_2(args: list[str]) -> None:
+    proc = portkit(*args)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("portkit: error: ")
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in proc.stderr
+
+
+def test_unknown_qemu_architecture_is_bad_usage() -> None:
+    proc = portkit("cpu", "--target", "qemu-vax")
+    assert proc.returncode == 2
+    assert "unknown architecture 'vax'" in proc.stderr
+
+
+def test_missing_agent_is_an_environment_problem(tmp_path: Path) -> None:
+    proc = portkit("cpu", "--agent", str(tmp_path / "absent"))
+    assert proc.returncode == 3
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "cannot start the agent" in proc.stderr
+
+
+def test_missing_cross_agent_names_the_fix(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "portkit", "cpu", "--target", "qemu-aarch64"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={k: v for k, v in os.environ.items() if k != "PORTKIT_AGENT_DIR"},
+    )
+    assert proc.returncode == 3
+    assert "make cross" in proc.stderr
+
+
+def test_agent_speaking_another_schema_is_refused(tmp_path: Path) -> None:
+    agent = fake_agent(tmp_path, """echo '{"schema":"portkit.cpu/9","agent":{}}'""")
+    proc = portkit("cpu", "--agent", str(agent))
+    assert proc.returncode == 3
+    assert "portkit.cpu/9" in proc.stderr
+
+
+def test_agent_printing_garbage_is_reported(tmp_path: Path) -> None:
+    agent = fake_agent(tmp_path, "echo 'not json'")
+    proc = portkit("cpu", "--agent", str(agent))
+    assert proc.returncode == 3
+    assert "invalid JSON" in proc.stderr
+
+
+def test_agent_killed_by_a_signal_is_reported(tmp_path: Path) -> None:
+    agent = fake_agent(tmp_path, "kill -SEGV $$")
+    proc = portkit("cpu", "--agent", str(agent))
+    assert proc.returncode == 3
+    assert "SIGSEGV" in proc.stderr
+
+
+def test_agent_usage_error_is_relayed_as_exit_2(tmp_path: Path) -> None:
+    agent = fake_agent(tmp_path, "echo 'portkit-target vdso: --calls: expected 1..1000000000' >&2; exit 2")
+    proc = portkit("vdso", "bench", "--agent", str(agent))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "portkit: error: portkit-target vdso: --calls: expected 1..1000000000"
+
+
+def test_output_file_is_written_atomically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cpu.json"
+    assert main(["cpu", "--format", "json", "-o", str(out)]) == 0
+    assert capsys.readouterr().out == ""
+    document = json.loads(out.read_text())
+    assert document["schema"] == "portkit.cpu/1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cpu.json"]
+
+
+def test_output_into_a_missing_directory_is_bad_input(tmp_path: Path) -> None:
+    proc = portkit("cpu", "-o", str(tmp_path / "no" / "such" / "dir" / "x.txt"))
+    assert proc.returncode == 2
+    assert "cannot write there" in proc.stderr
+
+
+def test_has_with_an_unknown_feature_is_bad_input() -> None:
+    proc = portkit("cpu", "--has", "warpdrive")
+    assert proc.returncode == 2
+    assert "warpdrive" in proc.stderr
