@@ -1,0 +1,62 @@
+# make demo  -- set up, build, and run portkit on this machine and its emulated targets
+# make test  -- install what the tests need and run all of them
+# make cross -- static portkit-target for every target triple into build/<triple>/
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+TRIPLES := aarch64-linux-gnu arm-linux-gnueabihf mips64el-linux-gnuabi64 i686-linux-gnu
+CMAKE_CONFIGURE := cmake -S . -G Ninja -Wno-dev --log-level=WARNING
+
+.PHONY: all setup system install native asan cross test test-native test-python lint demo clean
+
+all: install
+
+setup: system install
+
+system:
+	@scripts/install-system-packages
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip scikit-build-core
+
+# Installs portkit (and builds the host's agent) into the venv. No build
+# isolation: scikit-build-core is already in the venv, and the CMake build
+# directory is reused between runs.
+install: $(BIN)/python
+	$(BIN)/pip install -q --no-build-isolation ".[test]"
+
+native:
+	$(CMAKE_CONFIGURE) -B build/host -DCMAKE_BUILD_TYPE=Debug -DPK_BUILD_TESTS=ON
+	cmake --build build/host
+
+asan:
+	$(CMAKE_CONFIGURE) -B build/asan -DCMAKE_BUILD_TYPE=Debug -DPK_BUILD_TESTS=ON -DPK_SANITIZE=ON
+	cmake --build build/asan
+
+cross:
+	@for t in $(TRIPLES); do \
+	  $(CMAKE_CONFIGURE) -B build/$$t -DCMAKE_BUILD_TYPE=Release -DPK_BUILD_TESTS=ON \
+	    -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/$$t.cmake && cmake --build build/$$t || exit 1; \
+	done
+
+test-native: native asan cross
+	@for d in host asan $(TRIPLES); do \
+	  echo "== ctest build/$$d"; ctest --test-dir build/$$d --output-on-failure || exit 1; \
+	done
+
+test-python: setup native cross
+	$(BIN)/python -m pytest -q
+
+lint: install
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+test: setup test-native test-python lint
+
+demo: setup cross
+	@PATH="$(CURDIR)/$(BIN):$$PATH" scripts/demo
+
+clean:
+	rm -rf build $(VENV)
