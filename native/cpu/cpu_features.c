@@ -255,7 +255,7 @@ static const hwcap_row table[] = {
     {"loongson-cpucfg", 1, HWCAP_LOONGSON_CPUCFG},
 };
 #else /* an architecture without a table: every set hwcap bit is "unnamed" */
-static const hwcap_row table[1] = {{"", 0, 0}}; /* a placeholder, never listed */
+static const hwcap_row table[1] = {{"", 0, 0}}; /* C forbids empty arrays; this row is never listed */
 #define PK_CPU_NO_TABLE 1
 #endif
 
