@@ -42,8 +42,6 @@ def host_agent() -> Path:
     return path
 
 
-
-
 @pytest.fixture(scope="session")
 def cross_agent() -> Callable[[str, str | None], list[str]]:
     """Returns the command prefix that runs the agent built for a triple,
