@@ -320,13 +320,7 @@ static void json_bench(FILE *out, const bench *b)
     pk_json j;
     pk_json_init(&j, out);
     pk_json_begin_document(&j, "portkit.vdso-bench/1");
-    pk_json_kv_bool(&j, "present", b->img != NULL);
-    pk_vdso_process_json(&j, &b->proc);
-    pk_json_kv_string(&j, "soname", b->img ? b->img->soname : NULL);
-    if (b->img)
-        pk_json_kv_hex(&j, "base", b->img->base);
-    else
-        pk_json_kv_string(&j, "base", NULL);
+    pk_vdso_identity_json(&j, &b->proc, b->img);
     pk_json_kv_uint(&j, "calls", b->opt->calls);
     pk_json_kv_uint(&j, "repeat", b->opt->repeat);
     pk_json_key(&j, "functions");

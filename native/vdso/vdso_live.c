@@ -79,6 +79,17 @@ void pk_vdso_process_json(pk_json *j, const pk_vdso_process *proc)
     pk_json_kv_bool(j, "compat", proc->compat);
 }
 
+void pk_vdso_identity_json(pk_json *j, const pk_vdso_process *proc, const pk_vdso_image *img)
+{
+    pk_json_kv_bool(j, "present", img != NULL);
+    pk_vdso_process_json(j, proc);
+    pk_json_kv_string(j, "soname", img ? img->soname : NULL);
+    if (img)
+        pk_json_kv_hex(j, "base", img->base);
+    else
+        pk_json_kv_string(j, "base", NULL);
+}
+
 /* ---- finding the image ------------------------------------------------------ */
 
 /* The [vdso] mapping that starts at base, from /proc/self/maps. */

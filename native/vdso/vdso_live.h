@@ -21,6 +21,9 @@ void pk_vdso_process_info(pk_vdso_process *proc);
 void pk_vdso_process_print(FILE *out, const pk_vdso_process *proc);
 /* "process": {...} and "compat": bool */
 void pk_vdso_process_json(pk_json *j, const pk_vdso_process *proc);
+/* The fields verify and bench documents open with: present, process, compat,
+ * soname and base of the live vDSO (img NULL: there is none). */
+void pk_vdso_identity_json(pk_json *j, const pk_vdso_process *proc, const pk_vdso_image *img);
 
 typedef struct pk_vdso_live {
     bool present;            /* AT_SYSINFO_EHDR is not 0 */

@@ -418,13 +418,7 @@ static void json_verification(FILE *out, const verification *v)
     pk_json j;
     pk_json_init(&j, out);
     pk_json_begin_document(&j, "portkit.vdso-verify/1");
-    pk_json_kv_bool(&j, "present", v->img != NULL);
-    pk_vdso_process_json(&j, &v->proc);
-    pk_json_kv_string(&j, "soname", v->img ? v->img->soname : NULL);
-    if (v->img)
-        pk_json_kv_hex(&j, "base", v->img->base);
-    else
-        pk_json_kv_string(&j, "base", NULL);
+    pk_vdso_identity_json(&j, &v->proc, v->img);
     pk_json_kv_uint(&j, "iterations", v->opt->iterations);
     pk_json_kv_string(&j, "clock", v->opt->clock ? v->opt->clock->name : NULL);
     pk_json_key(&j, "checks");
