@@ -7,15 +7,16 @@ with `set_defaults(run=...)`; `run(args) -> int` returns the exit code.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from portkit import __version__, cpu, vdso
+from portkit import __version__, cpu, crc32c_cmd, vdso
 from portkit.errors import BadInput, Exit, PortkitError
 
-COMMANDS = (cpu, vdso)
+COMMANDS = (cpu, vdso, crc32c_cmd)
 
 
 class Parser(argparse.ArgumentParser):
@@ -69,4 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("portkit: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, and keep Python from
+        # complaining when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return int(Exit.OK)

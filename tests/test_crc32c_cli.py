@@ -1,0 +1,316 @@
+"""`portkit crc32c` (host) and `portkit-target crc32c` (agent: native, i686, and the
+aarch64, armhf and mips64el builds under qemu-user) against a peer: the checksums of the
+`crc32c` and `google-crc32c` PyPI packages. Also stdin, --check (good, tampered,
+malformed lists), unreadable files, and the --bench JSON (shape only, never
+timings)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import google_crc32c
+import pytest
+
+import crc32c as peer
+from conftest import BUILD, run
+
+SCHEMA = "portkit.crc32c/1"
+SCHEMA_BENCH = "portkit.crc32c-bench/1"
+
+HOST = [sys.executable, "-m", "portkit", "crc32c"]
+
+AGENTS = {
+    "native": None,
+    "i686": ("i686-linux-gnu", None),
+    "aarch64": ("aarch64-linux-gnu", "max"),
+    "armhf": ("arm-linux-gnueabihf", None),
+    "mips64el": ("mips64el-linux-gnuabi64", None),
+}
+
+
+def truth(data: bytes) -> int:
+    value = peer.crc32c(data)
+    assert value == google_crc32c.value(data)  # the two peers agree
+    return value
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("crc")
+    rng = random.Random(4)
+    contents = {
+        "empty": b"",
+        "one": b"\xa5",
+        "vector": b"123456789",
+        "big": rng.randbytes((1 << 20) + 3),
+        "binary": (BUILD / "host" / "portkit-target").read_bytes()
+        if (BUILD / "host" / "portkit-target").exists()
+        else Path(sys.executable).resolve().read_bytes(),
+        "with space": bytes(range(256)) * 17,
+    }
+    paths = {}
+    for name, data in contents.items():
+        paths[name] = root / name
+        paths[name].write_bytes(data)
+    return paths
+
+
+@pytest.fixture(params=list(AGENTS), ids=list(AGENTS))
+def agent(request: pytest.FixtureRequest, host_agent: Path, cross_agent: Callable) -> list[str]:
+    spec = AGENTS[request.param]
+    prefix = [str(host_agent)] if spec is None else cross_agent(*spec)
+    return [*prefix, "crc32c"]
+
+
+@pytest.fixture(params=["host", "agent-native", "agent-aarch64"])
+def sums(request: pytest.FixtureRequest, host_agent: Path, cross_agent: Callable) -> list[str]:
+    """The commands that must behave alike for sums and --check."""
+    if request.param == "host":
+        return HOST
+    if request.param == "agent-native":
+        return [str(host_agent), "crc32c"]
+    return [*cross_agent("aarch64-linux-gnu", "cortex-a53"), "crc32c"]
+
+
+def expected_lines(paths: list[Path]) -> str:
+    return "".join(f"{truth(p.read_bytes()):08x}  {p}\n" for p in paths)
+
+
+def sh(cmd: list[str], *args: str, expect: int, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([*cmd, *args], input=stdin, capture_output=True, timeout=300)
+    out = subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+    assert out.returncode == expect, f"exit {out.returncode}\nstdout:{out.stdout}\nstderr:{out.stderr}"
+    assert "Traceback" not in out.stderr
+    return out
+
+
+# ---------------------------------------------------------------- sums
+
+
+def test_agent_sums_match_the_peer(agent: list[str], files: dict[str, Path]) -> None:
+    paths = list(files.values())
+    assert run(agent, *map(str, paths)).stdout == expected_lines(paths)
+
+
+def test_agent_json_matches_the_peer(agent: list[str], files: dict[str, Path]) -> None:
+    paths = list(files.values())
+    document = json.loads(run(agent, "--json", *map(str, paths)).stdout)
+    assert document["schema"] == SCHEMA
+    assert document["implementation"]
+    assert document["errors"] == [] and document["check"] is None
+    assert document["files"] == [
+        {"path": str(p), "crc32c": f"0x{truth(p.read_bytes()):08x}", "bytes": p.stat().st_size} for p in paths
+    ]
+
+
+def test_host_sums_match_the_peer(files: dict[str, Path]) -> None:
+    paths = list(files.values())
+    assert sh(HOST, *map(str, paths), expect=0).stdout == expected_lines(paths)
+    document = json.loads(sh(HOST, "--format", "json", *map(str, paths), expect=0).stdout)
+    assert document["schema"] == SCHEMA
+    assert [f["crc32c"] for f in document["files"]] == [f"0x{truth(p.read_bytes()):08x}" for p in paths]
+    assert [f["bytes"] for f in document["files"]] == [p.stat().st_size for p in paths]
+
+
+def test_stdin(sums: list[str], files: dict[str, Path]) -> None:
+    data = files["big"].read_bytes()
+    want = f"{truth(data):08x}  -\n"
+    assert sh(sums, expect=0, stdin=data).stdout == want
+    assert sh(sums, "-", expect=0, stdin=data).stdout == want
+
+
+def test_the_check_value_of_rfc3720(sums: list[str], files: dict[str, Path]) -> None:
+    assert sh(sums, str(files["vector"]), expect=0).stdout.startswith("e3069283  ")
+
+
+def test_missing_file_and_directory_are_one_line_each_and_the_rest_goes_on(
+    sums: list[str], files: dict[str, Path], tmp_path: Path
+) -> None:
+    missing = tmp_path / "no-such-file"
+    args = [str(files["one"]), str(missing), str(tmp_path), str(files["vector"])]
+    proc = sh(sums, *args, expect=2)
+    assert proc.stdout == expected_lines([files["one"], files["vector"]])
+    errors = proc.stderr.splitlines()
+    assert len(errors) == 2
+    assert errors[0].endswith(f"crc32c: {missing}: No such file or directory")
+    assert errors[1].endswith(f"crc32c: {tmp_path}: Is a directory")
+
+
+def test_json_lists_the_unreadable_files(sums: list[str], files: dict[str, Path], tmp_path: Path) -> None:
+    missing = tmp_path / "gone"
+    flag = "--format=json" if sums is HOST else "--json"
+    document = json.loads(sh(sums, flag, str(files["one"]), str(missing), expect=2).stdout)
+    assert [f["path"] for f in document["files"]] == [str(files["one"])]
+    assert document["errors"] == [{"path": str(missing), "line": None, "message": "No such file or directory"}]
+
+
+# ---------------------------------------------------------------- --check
+
+
+def test_check_good_list(sums: list[str], files: dict[str, Path], tmp_path: Path) -> None:
+    listing = tmp_path / "good.crc"
+    listing.write_text(expected_lines(list(files.values())))
+    proc = sh(sums, "--check", str(listing), expect=0)
+    assert proc.stdout == "".join(f"{p}: OK\n" for p in files.values())
+    assert proc.stderr == ""
+
+
+def test_check_list_from_sha256sum_style_binary_marks_and_crlf(
+    sums: list[str], files: dict[str, Path], tmp_path: Path
+) -> None:
+    p = files["vector"]
+    listing = tmp_path / "crlf.crc"
+    listing.write_bytes(f"E3069283 *{p}\r\n\n".encode())
+    assert sh(sums, "-c", str(listing), expect=0).stdout == f"{p}: OK\n"
+
+
+def test_check_tampered_list_fails_with_exit_1(sums: list[str], files: dict[str, Path], tmp_path: Path) -> None:
+    lines = expected_lines(list(files.values())).splitlines(keepends=True)
+    crc, rest = lines[1][:8], lines[1][8:]
+    lines[1] = f"{int(crc, 16) ^ 1:08x}{rest}"
+    listing = tmp_path / "tampered.crc"
+    listing.write_text("".join(lines))
+    proc = sh(sums, "--check", str(listing), expect=1)
+    verdicts = [line.rsplit(": ", 1)[1] for line in proc.stdout.splitlines()]
+    assert verdicts == ["OK", "FAILED"] + ["OK"] * (len(files) - 2)
+    assert "1 computed checksum did NOT match" in proc.stderr
+    flag = "--format=json" if sums is HOST else "--json"
+    document = json.loads(sh(sums, flag, "--check", str(listing), expect=1).stdout)
+    assert document["check"] == {
+        "list": str(listing),
+        "ok": len(files) - 1,
+        "failed": 1,
+        "unreadable": 0,
+        "malformed": 0,
+    }
+    bad = document["files"][1]
+    assert bad["ok"] is False and bad["expected"] == f"0x{int(crc, 16) ^ 1:08x}" and bad["crc32c"] == f"0x{crc}"
+
+
+def test_check_malformed_and_unreadable_lines_exit_2(sums: list[str], files: dict[str, Path], tmp_path: Path) -> None:
+    good = expected_lines([files["one"]])
+    listing = tmp_path / "malformed.crc"
+    listing.write_text(f"{good}not a checksum line\ne30692  short\n00000000  {tmp_path / 'gone'}\n")
+    proc = sh(sums, "--check", str(listing), expect=2)
+    assert proc.stdout == f"{files['one']}: OK\n{tmp_path / 'gone'}: FAILED open or read\n"
+    errors = proc.stderr.splitlines()
+    assert errors[0].endswith(f"crc32c: {listing}:2: improperly formatted CRC32C line")
+    assert errors[1].endswith(f"crc32c: {listing}:3: improperly formatted CRC32C line")
+    assert errors[2].endswith(f"crc32c: {tmp_path / 'gone'}: No such file or directory")
+    flag = "--format=json" if sums is HOST else "--json"
+    document = json.loads(sh(sums, flag, "--check", str(listing), expect=2).stdout)
+    assert document["check"]["malformed"] == 2 and document["check"]["unreadable"] == 1
+    assert [e["line"] for e in document["errors"]] == [2, 3, None]
+
+
+def test_check_list_without_any_entry_is_bad_input(sums: list[str], tmp_path: Path) -> None:
+    listing = tmp_path / "empty.crc"
+    listing.write_text("")
+    proc = sh(sums, "--check", str(listing), expect=2)
+    assert proc.stderr.strip().endswith("no properly formatted CRC32C lines found")
+
+
+def test_check_list_itself_missing(sums: list[str], tmp_path: Path) -> None:
+    proc = sh(sums, "--check", str(tmp_path / "nope.crc"), expect=2)
+    assert len(proc.stderr.splitlines()) == 1
+    assert "No such file or directory" in proc.stderr
+
+
+# ---------------------------------------------------------------- --bench
+
+
+def _check_bench(document: dict, sizes: list[int]) -> None:
+    assert document["schema"] == SCHEMA_BENCH
+    assert document["sizes"] == sizes
+    names = document["implementations"]
+    assert "portable" in names
+    assert document["selected"] in names
+    assert document["implementation"].split(" ")[0] == document["selected"]
+    cells = {(r["implementation"], r["size"]) for r in document["results"]}
+    assert cells == {(name, size) for name in names for size in sizes}
+    for result in document["results"]:
+        assert result["ns_per_call"] > 0 and result["gb_per_s"] > 0 and result["calls"] >= 1
+        assert len(result["repeats"]) >= 3
+
+
+@pytest.mark.parametrize("name", ["native", "aarch64"])
+def test_agent_bench_json(name: str, host_agent: Path, cross_agent: Callable) -> None:
+    cmd = [str(host_agent)] if name == "native" else cross_agent("aarch64-linux-gnu", "max")
+    document = json.loads(run(cmd, "crc32c", "--bench", "--sizes", "64,4k", "--seconds", "0.01", "--json").stdout)
+    _check_bench(document, [64, 4096])
+    if name == "aarch64":
+        assert {"arm64_crc", "arm64_pmull", "arm64_pmull_eor3"} <= set(document["implementations"])
+        assert document["selected"] == "arm64_pmull_eor3"
+
+
+def test_agent_bench_lists_what_the_cpu_has(cross_agent: Callable) -> None:
+    """A Cortex-A53 has CRC32 and PMULL but no EOR3 (SHA3)."""
+    cmd = cross_agent("aarch64-linux-gnu", "cortex-a53")
+    document = json.loads(run(cmd, "crc32c", "--bench", "--sizes", "64", "--seconds", "0.01", "--json").stdout)
+    _check_bench(document, [64])
+    assert "arm64_pmull_eor3" not in document["implementations"]
+    assert document["selected"] == "arm64_pmull"
+
+
+def test_agent_bench_text_marks_the_selected(host_agent: Path) -> None:
+    out = run([host_agent], "crc32c", "--bench", "--sizes", "64,1k", "--seconds", "0.01").stdout
+    selected = json.loads(run([host_agent], "crc32c", "--json", "/dev/null").stdout)["implementation"]
+    assert f"* {selected.split(' ')[0]} " in out
+    assert "64 B" in out and "1 KiB" in out and "ns per call" in out
+
+
+def test_host_bench_runs_the_agent_on_the_target(cross_agent: Callable) -> None:
+    agent = cross_agent("aarch64-linux-gnu")[-1]
+    args = ["--bench", "--sizes", "64,4k", "--seconds", "0.01", "--agent", agent]
+    document = json.loads(sh(HOST, *args, "--target", "qemu-aarch64:cortex-a53", "--format", "json", expect=0).stdout)
+    _check_bench(document, [64, 4096])
+    assert document["target"] == "qemu-aarch64:cortex-a53"
+    assert document["agent"]["arch"] == "aarch64"
+    out = sh(HOST, *args, "--target", "qemu-aarch64:cortex-a53", expect=0).stdout
+    assert "* arm64_pmull " in out and "4 KiB" in out
+
+
+def test_host_bench_local(host_agent: Path) -> None:
+    args = ["--bench", "--sizes", "64", "--seconds", "0.01", "--agent", str(host_agent), "--format", "json"]
+    _check_bench(json.loads(sh(HOST, *args, expect=0).stdout), [64])
+
+
+# ---------------------------------------------------------------- usage
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--bench", "--sizes", "0"],
+        ["--bench", "--sizes", "4x"],
+        ["--bench", "--sizes", ""],
+        ["--bench", "--seconds", "-1"],
+        ["--bench", "--seconds", "abc"],
+        ["--sizes", "64"],
+        ["--bench", "somefile"],
+        ["--no-such-option"],
+        ["--check"],
+    ],
+)
+def test_agent_bad_usage_is_one_line_exit_2(host_agent: Path, args: list[str]) -> None:
+    proc = run([host_agent], "crc32c", *args, check_exit=2)
+    assert proc.stdout == ""
+    assert len(proc.stderr.splitlines()) == 1 and proc.stderr.startswith("portkit-target crc32c: ")
+
+
+@pytest.mark.parametrize(
+    "args", [["--bench", "x"], ["--sizes", "64"], ["--check", "a", "b"], ["--target", "qemu-aarch64", "f"]]
+)
+def test_host_bad_usage_is_one_line_exit_2(args: list[str]) -> None:
+    proc = sh(HOST, *args, expect=2)
+    assert len(proc.stderr.splitlines()) == 1
+
+
+def test_help_has_an_example(host_agent: Path) -> None:
+    assert "example:" in run([host_agent], "crc32c", "--help").stdout
+    assert "examples:" in sh(HOST, "--help", expect=0).stdout
