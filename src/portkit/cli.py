@@ -15,8 +15,9 @@ from typing import NoReturn
 
 from portkit import __version__, cpu, crc32c_cmd, vdso
 from portkit.errors import BadInput, Exit, PortkitError
+from portkit.layout import command as layout
 
-COMMANDS = (cpu, vdso, crc32c_cmd)
+COMMANDS = (cpu, vdso, crc32c_cmd, layout)
 
 
 class Parser(argparse.ArgumentParser):

@@ -1,0 +1,1 @@
+"""`portkit layout`: struct and union layouts across data models, exact to the byte."""

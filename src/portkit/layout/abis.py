@@ -1,0 +1,62 @@
+"""The ABIs `portkit layout` compares, named once: a short name, the GNU
+triple (the cross toolchain and its Debian sysroot), clang's triple and the
+data model. Linux triples come from portkit.arches; the others are only
+layout targets (no agent runs there)."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field, replace
+
+from portkit.arches import ALIASES as ARCH_ALIASES
+from portkit.arches import find_arch
+from portkit.errors import BadInput
+
+
+@dataclass(frozen=True)
+class Abi:
+    name: str  # what the user typed (with any variant flags), shown in tables
+    triple: str  # GNU triple: cross toolchain prefix and sysroot /usr/<triple>
+    clang_triple: str
+    data_model: str
+    flags: tuple[str, ...] = field(default=())  # variant flags, e.g. -D_TIME_BITS=64
+
+
+def _linux(short: str, clang_triple: str) -> Abi:
+    arch = find_arch(short)
+    assert arch is not None, short
+    return Abi(arch.name, arch.triple, clang_triple, arch.data_model)
+
+
+ABIS: tuple[Abi, ...] = (
+    _linux("arm", "armv7a-linux-gnueabihf"),
+    _linux("aarch64", "aarch64-linux-gnu"),
+    _linux("i686", "i686-linux-gnu"),
+    _linux("x86_64", "x86_64-linux-gnu"),
+    _linux("mips64el", "mips64el-linux-gnuabi64"),
+    Abi("mipsel", "mipsel-linux-gnu", "mipsel-linux-gnu", "ILP32"),
+    Abi("mingw64", "x86_64-w64-mingw32", "x86_64-w64-windows-gnu", "LLP64"),
+    Abi("msvc64", "x86_64-windows-msvc", "x86_64-pc-windows-msvc", "LLP64"),
+)
+
+ALIASES = {**ARCH_ALIASES, "mingw": "mingw64", "win64": "msvc64", "x86_64-pc-windows-msvc": "msvc64"}
+
+DEFAULT_ABIS = ("arm", "aarch64")  # the seed's pair: AArch32 vs AArch64
+
+
+def known_names() -> str:
+    return ", ".join(a.name for a in ABIS)
+
+
+def parse_abi(spec: str) -> Abi:
+    """`NAME` or `NAME:FLAGS` (the same ABI with extra compiler flags)."""
+    base, _, flags = spec.partition(":")
+    key = ALIASES.get(base.strip(), base.strip())
+    for abi in ABIS:
+        if key in (abi.name, abi.triple, abi.clang_triple):
+            try:
+                extra = tuple(shlex.split(flags))
+            except ValueError as err:
+                raise BadInput(f"--abi {spec!r}: bad flags ({err})") from None
+            return replace(abi, name=spec.strip() if flags.strip() else abi.name, flags=extra)
+    raise BadInput(f"--abi {spec!r}: unknown ABI (known: {known_names()})")

@@ -1,0 +1,87 @@
+"""`portkit layout --types`: the seed's data-type table (char ... wchar_t) per
+ABI, sizes and alignment inside a struct, as clang sees them with each
+target's own headers."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import RenderableType
+from rich.table import Table
+
+from portkit.layout import clang
+from portkit.layout.abis import Abi
+
+TYPES = (
+    "char",
+    "short",
+    "int",
+    "long",
+    "long long",
+    "pointer",
+    "float",
+    "double",
+    "long double",
+    "size_t",
+    "time_t",
+    "off_t",
+    "wchar_t",
+)
+
+
+def type_table(abis: list[Abi], args: argparse.Namespace) -> list[dict]:
+    ci = clang.cindex()
+    src = [
+        "#include <stddef.h>",
+        "#if __has_include(<sys/types.h>)",
+        "#include <sys/types.h>",
+        "#endif",
+        "#if __has_include(<time.h>)",
+        "#include <time.h>",
+        "#endif",
+        "#if __has_include(<wchar.h>)",
+        "#include <wchar.h>",
+        "#endif",
+        "struct pk_types {",
+    ]
+    for i, t in enumerate(TYPES):
+        ctype = "void *" if t == "pointer" else t
+        guard = {"time_t": "__has_include(<time.h>)", "off_t": "__has_include(<sys/types.h>)"}.get(t, "1")
+        src += [f"#if {guard}", f"  struct {{ char c; {ctype} v; }} f{i};", "#endif"]
+    src.append("};")
+    text = "\n".join(src) + "\n"
+    rows = {t: {"type": t} for t in TYPES}
+    for abi in abis:
+        flags = [f"-I{d}" for d in args.includes] + [f"-D{d}" for d in args.defines]
+        tu, _errors = clang.parse("portkit-types.c", abi, flags, args.sysroot, text)
+        got: dict[int, tuple[int, int]] = {}
+        if tu is not None:
+            for c in tu.cursor.walk_preorder():
+                if c.kind == ci.CursorKind.FIELD_DECL and c.spelling.startswith("f"):
+                    v = c.type.get_offset("v")
+                    got[int(c.spelling[1:])] = (_vsize(ci, c), v // 8 if v >= 0 else -1)
+        for i, t in enumerate(TYPES):
+            size, align = got.get(i, (-1, -1))
+            rows[t][abi.name] = {"size": size, "align": align} if size > 0 else None
+    return list(rows.values())
+
+
+def _vsize(ci, field_cursor) -> int:
+    for c in field_cursor.type.get_declaration().get_children():
+        if c.kind == ci.CursorKind.FIELD_DECL and c.spelling == "v":
+            return c.type.get_size()
+    return -1
+
+
+def render_types(document: dict) -> list[RenderableType]:
+    table = Table(title="sizes / alignment in a struct, bytes", show_edge=False, box=None, padding=(0, 2))
+    table.add_column("type")
+    for a in document["abis"]:
+        table.add_column(f"{a['name']}\n{a['data_model']}", justify="right")
+    for row in document["types"]:
+        cells = [
+            f"{row[a['name']]['size']}/{row[a['name']]['align']}" if row[a["name"]] else "-" for a in document["abis"]
+        ]
+        style = "[yellow]{}[/]" if len(set(cells)) > 1 else "{}"
+        table.add_row(row["type"], *[style.format(c) for c in cells])
+    return [table]

@@ -1,0 +1,276 @@
+"""`portkit layout` from the command line: the seed's figures, the Y2038
+variant, the type table, exit codes and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from portkit.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGACY = ROOT / "examples" / "legacy32" / "include"
+
+
+def layout_json(capsys, *argv: str) -> tuple[int, dict]:
+    code = main(["layout", "--format", "json", *argv])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def size(document: dict, record: str, abi: str) -> int:
+    rec = next(r for r in document["records"] if r["name"] == record)
+    return rec["layouts"][abi]["size"]
+
+
+def test_the_seeds_figures_aarch32_vs_aarch64(capsys) -> None:
+    code, doc = layout_json(capsys, str(LEGACY / "seed.h"))
+    assert code == 0
+    assert [a["triple"] for a in doc["abis"]] == ["arm-linux-gnueabihf", "aarch64-linux-gnu"]
+    assert (size(doc, "struct bar", "arm"), size(doc, "struct bar", "aarch64")) == (16, 32)
+    assert (size(doc, "long_union_t", "arm"), size(doc, "long_union_t", "aarch64")) == (8, 16)
+    bar = next(r for r in doc["records"] if r["name"] == "struct bar")
+    assert bar["reasons"] == ["j: long is 4 -> 8 bytes", "p: pointer 4 -> 8"]
+    union = next(r for r in doc["records"] if r["name"] == "long_union_t")
+    assert union["reasons"] == ["l: long is 4 -> 8 bytes"]
+
+
+def test_text_output_side_by_side(capsys) -> None:
+    assert main(["layout", str(LEGACY / "seed.h")]) == 0
+    out = capsys.readouterr().out
+    assert "arm: 16 bytes, align 4  aarch64: 32 bytes, align 8" in out
+    assert "why: j: long is 4 -> 8 bytes" in out
+    assert "aarch64: hole after i: 4 bytes at byte 4" in out
+
+
+def test_y2038_variant_same_triple_with_flags(capsys) -> None:
+    code, doc = layout_json(
+        capsys, str(LEGACY / "timestamp.h"), "--abi", "armhf", "--abi", "armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64"
+    )
+    assert code == 0
+    rec = doc["records"][0]
+    variant = "armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64"
+    assert (rec["layouts"]["arm"]["size"], rec["layouts"][variant]["size"]) == (20, 40)
+    assert "when: time_t 4 -> 8" in rec["reasons"]
+    assert "file_pos: off_t 4 -> 8" in rec["reasons"]
+
+
+def test_only_changed_records_by_default_all_with_flag(capsys) -> None:
+    _, changed = layout_json(capsys, str(LEGACY / "wire.h"), "--abi", "aarch64", "--abi", "x86_64")
+    assert changed["records"] == [] and changed["records_total"] == 2
+    _, every = layout_json(capsys, str(LEGACY / "wire.h"), "--abi", "aarch64", "--abi", "x86_64", "--all")
+    assert len(every["records"]) == 2
+
+
+def test_fail_on_change_for_ci(capsys) -> None:
+    assert main(["layout", str(LEGACY / "ipc.h"), "--fail-on-change"]) == 1
+    assert main(["layout", str(LEGACY / "ipc.h"), "--abi", "aarch64", "--abi", "mips64el", "--fail-on-change"]) == 0
+
+
+def test_i686_long_long_alignment_reason(capsys) -> None:
+    _, doc = layout_json(capsys, str(LEGACY / "wire.h"), "--abi", "i686", "--abi", "arm")
+    header = next(r for r in doc["records"] if r["name"] == "struct wire_header")
+    assert header["reasons"][0] == "timestamp_us: long long aligned 4 -> 8"
+    assert (header["layouts"]["i686"]["size"], header["layouts"]["arm"]["size"]) == (28, 32)
+
+
+def test_types_table_is_the_seeds_table(capsys) -> None:
+    code, doc = layout_json(capsys, "--types", "--abi", "armhf", "--abi", "aarch64", "--abi", "mingw64")
+    assert code == 0
+    rows = {r["type"]: r for r in doc["types"]}
+    sizes = {t: tuple(rows[t][a]["size"] for a in ("arm", "aarch64", "mingw64")) for t in rows}
+    assert sizes["long"] == (4, 8, 4)  # ILP32, LP64, LLP64
+    assert sizes["pointer"] == (4, 8, 8)
+    assert sizes["long long"] == (8, 8, 8)
+    assert sizes["int"] == (4, 4, 4)
+    assert sizes["size_t"] == (4, 8, 8)
+    assert sizes["time_t"] == (4, 8, 8)
+    assert sizes["wchar_t"] == (4, 4, 2)
+
+
+def test_system_types_resolve_without_flags(capsys) -> None:
+    data = ROOT / "tests" / "data" / "layout" / "libc.h"
+    code, doc = layout_json(capsys, str(data), "--all")
+    assert code == 0 and doc["problems"] == []
+    names = {r["name"] for r in doc["records"]}
+    assert {"struct poll_slot", "struct sig_slot", "struct input_log", "struct file_snapshot"} <= names
+    assert not any(r["incomplete"] for r in doc["records"])
+
+
+def test_missing_include_reports_what_resolved(capsys, tmp_path: Path) -> None:
+    header = tmp_path / "partial.h"
+    header.write_text('#include "nope.h"\nstruct ok { long a; };\nstruct bad { struct missing m; int x; };\n')
+    code = main(["layout", "--format", "json", str(header)])
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert code == 0
+    ok = next(r for r in doc["records"] if r["name"] == "struct ok")
+    assert (ok["layouts"]["arm"]["size"], ok["layouts"]["aarch64"]["size"]) == (4, 8)
+    bad = next(r for r in doc["records"] if r["name"] == "struct bad")
+    assert bad["incomplete"] and bad["layouts"]["arm"]["size"] is None
+    assert "'nope.h' file not found" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x7fELF\x00\x01\x02", "binary file"),
+        (b"", "empty file"),
+        (b"  \n\n", "empty file"),
+        (b"struct { garbage ]]] ", ""),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(tmp_path: Path, content: bytes, message: str) -> None:
+    bad = tmp_path / "bad.h"
+    bad.write_bytes(content)
+    proc = subprocess.run([sys.executable, "-m", "portkit", "layout", str(bad)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert str(bad) in proc.stderr and message in proc.stderr
+
+
+def test_unknown_abi_no_input_bad_sysroot(capsys) -> None:
+    assert main(["layout", "x.h", "--abi", "vax"]) == 2
+    assert "unknown ABI" in capsys.readouterr().err
+    assert main(["layout"]) == 2
+    assert main(["layout", str(LEGACY / "seed.h"), "--sysroot", "/nonexistent"]) == 2
+    assert "--sysroot /nonexistent: not a directory" in capsys.readouterr().err
+
+
+def test_output_file_is_written(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "layout.json"
+    assert main(["layout", str(LEGACY / "seed.h"), "--format", "json", "-o", str(out)]) == 0
+    assert json.loads(out.read_text())["schema"] == "portkit.layout/1"
+    assert capsys.readouterr().out == ""
+
+
+def test_sysroot_is_searched(tmp_path: Path, capsys) -> None:
+    (tmp_path / "usr/include").mkdir(parents=True)
+    (tmp_path / "usr/include/board.h").write_text("typedef long reg_t;\n")
+    src = tmp_path / "drv.h"
+    src.write_text("#include <board.h>\nstruct regs { reg_t a, b; };\n")
+    code, doc = layout_json(capsys, str(src), "--sysroot", str(tmp_path))
+    assert code == 0 and size(doc, "struct regs", "arm") == 8 and size(doc, "struct regs", "aarch64") == 16
+
+
+def test_huge_generated_header(tmp_path: Path, capsys) -> None:
+    big = tmp_path / "gen.h"
+    big.write_text("".join(f"struct g{i} {{ long a; int b; void *p; }};\n" for i in range(3000)))
+    code, doc = layout_json(capsys, str(big))
+    assert code == 0 and doc["records_changed"] == 3000
+
+
+def test_compile_commands(tmp_path: Path, capsys) -> None:
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "cfg.h").write_text("typedef long word_t;\n")
+    src = tmp_path / "a.c"
+    src.write_text('#include "cfg.h"\nstruct w { WORD_T a; };\n')
+    db = tmp_path / "compile_commands.json"
+    db.write_text(
+        json.dumps([{"directory": str(tmp_path), "file": "a.c", "command": "cc -Iinc -DWORD_T=word_t -c a.c"}])
+    )
+    code, doc = layout_json(capsys, str(src), "-p", str(db))
+    assert code == 0 and doc["problems"] == []
+    assert size(doc, "struct w", "aarch64") == 8
+
+
+C_TOKENS = st.sampled_from(
+    [
+        "struct",
+        "union",
+        "{",
+        "}",
+        ";",
+        "int",
+        "long",
+        "char",
+        "*",
+        "a",
+        "b",
+        ":",
+        "3",
+        "0",
+        "[",
+        "]",
+        "(",
+        ")",
+        "#include",
+        '"x.h"',
+        "<stdint.h>",
+        "__attribute__((packed))",
+        "typedef",
+        "enum",
+        ",",
+        "=",
+        "\n",
+        "#define",
+        "_Alignas(8)",
+        "void",
+        "unsigned",
+        "\x00",
+        "\xff",
+        "/*",
+        "*/",
+        "class",
+        "virtual",
+        "template<",
+    ]
+)
+
+
+SEED_TEXT = "".join(p.read_text() for p in sorted(LEGACY.glob("*.h")))
+
+
+@st.composite
+def mutated_header(draw) -> list[str]:
+    """A real legacy32 header with slices cut out or replaced by C tokens."""
+    text = SEED_TEXT
+    for _ in range(draw(st.integers(1, 6))):
+        i = draw(st.integers(0, len(text)))
+        j = draw(st.integers(i, min(len(text), i + 40)))
+        text = text[:i] + "".join(draw(st.lists(C_TOKENS, max_size=3))) + text[j:]
+    return [text]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(C_TOKENS, max_size=40) | st.binary(max_size=200).map(lambda b: [b.decode("latin-1")]) | mutated_header()
+)
+def test_fuzz_never_a_traceback(tmp_path: Path, tokens: list[str]) -> None:
+    header = tmp_path / "fuzz.h"
+    header.write_bytes(" ".join(tokens).encode("latin-1"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "portkit", "layout", "--abi", "arm", "--abi", "aarch64", str(header)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode in (0, 1, 2), proc.stderr
+    assert "Traceback" not in proc.stderr
+    if proc.returncode == 2:
+        assert proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("triple", "qemu", "bar", "union"),
+    [
+        ("arm-linux-gnueabihf", "qemu-arm", 16, 8),
+        ("aarch64-linux-gnu", "qemu-aarch64", 32, 16),
+    ],
+)
+def test_seed_program_prints_what_portkit_reports(tmp_path: Path, capsys, triple, qemu, bar, union) -> None:
+    """The seed's own experiment: examples/legacy32/src/main.c built for each target, run under qemu-user."""
+    exe = tmp_path / "legacy32"
+    subprocess.run(
+        [f"{triple}-gcc", "-static", "-O1", str(ROOT / "examples/legacy32/src/main.c"), "-o", str(exe)], check=True
+    )
+    printed = subprocess.run([qemu, str(exe)], capture_output=True, text=True, check=True).stdout
+    assert f"sizeof ( struct bar ) = {bar}\n" in printed
+    assert f"sizeof (long_union_t ) = {union}\n" in printed
+    abi = "arm" if triple.startswith("arm") else "aarch64"
+    _, doc = layout_json(capsys, str(LEGACY / "seed.h"))
+    assert (size(doc, "struct bar", abi), size(doc, "long_union_t", abi)) == (bar, union)
