@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from rich.console import RenderableType
 
+from portkit.commands import add_command
 from portkit.errors import BadInput, Exit
 from portkit.output import emit, fields, words
 from portkit.target import target_from_args
@@ -17,20 +18,20 @@ SCHEMA = "portkit.cpu/1"
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
+        common,
         "cpu",
-        parents=[common],
-        help="optional instruction-set features of a target's CPU and kernel",
-        description=__doc__,
-        epilog="examples:\n  portkit cpu\n  portkit cpu --target qemu-aarch64:cortex-a53 --has crc32,pmull",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "optional instruction-set features of a target's CPU and kernel",
+        __doc__,
+        "examples:\n  portkit cpu\n  portkit cpu --target qemu-aarch64:cortex-a53 --has crc32,pmull",
+        run,
     )
     parser.add_argument(
         "--has",
         metavar="NAME[,NAME...]",
         help="exit 1 unless every named feature is present (names as in /proc/cpuinfo)",
     )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from rich.console import RenderableType
 from rich.table import Table
 
 import portkit
+from portkit.commands import add_command
 from portkit.errors import BadInput, Exit
 from portkit.output import emit, fields, write_atomically
 from portkit.target import target_from_args
@@ -34,18 +35,19 @@ PROG = "portkit crc32c"
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
+        common,
         "crc32c",
-        parents=[common],
-        help="CRC32C of files (like sha256sum), --check a list, --bench the implementations",
-        description=__doc__,
-        epilog=(
+        "CRC32C of files (like sha256sum), --check a list, --bench the implementations",
+        __doc__,
+        (
             "examples:\n"
             "  portkit crc32c image.bin > image.crc       e3069283  image.bin\n"
             "  portkit crc32c --check image.crc           image.bin: OK (exit 1 on a mismatch)\n"
             "  portkit crc32c --bench --target qemu-aarch64:cortex-a53 --sizes 64,4k,1m"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        run,
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="files to sum; - or none: stdin")
     parser.add_argument("-c", "--check", metavar="LIST", help="verify the '<crc>  FILE' lines of LIST (-: stdin)")
@@ -53,7 +55,6 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     group.add_argument("--bench", action="store_true", help="throughput of every implementation the CPU can run")
     group.add_argument("--sizes", metavar="N,N,...", help="buffer sizes, k/m suffixes (default 64,4k,64k,1m,64m)")
     group.add_argument("--seconds", type=float, metavar="S", help="time per implementation and size (default 0.2)")
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

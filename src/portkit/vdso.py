@@ -11,6 +11,7 @@ from pathlib import Path
 from rich.console import RenderableType
 from rich.table import Table
 
+from portkit.commands import add_command
 from portkit.output import emit, fields
 from portkit.target import target_from_args
 
@@ -19,12 +20,13 @@ STATUS_STYLE = {"pass": "green", "fail": "bold red", "unsupported": "dim", "abse
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
+        common,
         "vdso",
-        parents=[common],
-        help="list, verify and benchmark the kernel's vDSO",
-        description=__doc__,
-        epilog=(
+        "list, verify and benchmark the kernel's vDSO",
+        __doc__,
+        (
             "examples:\n"
             "  portkit vdso                          what this process's vDSO exports\n"
             "  portkit vdso verify                   vDSO and system calls agree for every clock\n"
@@ -32,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
             "  portkit vdso --agent build/i686-linux-gnu/portkit-target   a 32-bit process (compat vDSO)\n"
             "  portkit vdso --image arch/arm64/kernel/vdso32/vdso.so      a kernel build's compat vDSO"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        run,
     )
     parser.add_argument("mode", nargs="?", choices=tuple(SCHEMAS), default="list", help="default: list")
     group = parser.add_argument_group("list")
@@ -45,7 +47,6 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     group = parser.add_argument_group("bench")
     group.add_argument("--calls", type=int, metavar="N", help="calls per measurement (default 500000)")
     group.add_argument("--repeat", type=int, metavar="R", help="measurements per method; the median is shown")
-    parser.set_defaults(run=run)
 
 
 def agent_arguments(args: argparse.Namespace) -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from rich.console import RenderableType
 from rich.table import Table
 
+from portkit.commands import add_command
 from portkit.errors import BadInput, Exit
 from portkit.layout import clang
 from portkit.layout.abis import DEFAULT_ABIS, Abi, known_names, parse_abi
@@ -25,19 +26,20 @@ MAX_BYTES = 64 * 1024 * 1024  # a header beyond this is not a header
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
+        common,
         "layout",
-        parents=[common],
-        help="struct and union layouts across data models (ILP32, LP64, LLP64), exact to the byte",
-        description=__doc__,
-        epilog=(
+        "struct and union layouts across data models (ILP32, LP64, LLP64), exact to the byte",
+        __doc__,
+        (
             "examples:\n"
             "  portkit layout examples/legacy32/include/wire.h\n"
             "  portkit layout src/*.h --abi armhf --abi 'armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64'\n"
             "  portkit layout --types --abi armhf --abi aarch64 --abi mingw64\n"
             f"ABIs: {known_names()} (or their triples); NAME:FLAGS is NAME with extra compiler flags"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        run,
     )
     parser.add_argument("inputs", nargs="*", type=Path, metavar="HEADER_OR_SOURCE")
     parser.add_argument(
@@ -56,7 +58,6 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
         metavar="FILE",
         help="compile_commands.json: take each file's -I/-D/-std flags from it",
     )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -157,7 +157,7 @@ def describe(ci, cursor, pointer_size: int) -> Record:
             Field("(vptr)", "vtable pointer", 0, pointer_size, pointer_size, None, None, "pointer", pointer_size)
         )
     _fields(ci, cursor, t, "", 0, rec)
-    if rec.problem:  # clang's layout of an invalid record is a placeholder: report none of it
+    if rec.problem:  # clang lays out an invalid record arbitrarily: report none of it
         rec.size = rec.align = None
         rec.fields = []
         return rec
