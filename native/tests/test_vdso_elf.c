@@ -123,26 +123,7 @@ static const char *data_dir;
 
 static uint8_t *load(const char *file, size_t *size)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", data_dir, file);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot open %s\n", path);
-        exit(2);
-    }
-    static uint8_t buf[1 << 20];
-    *size = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    uint8_t *copy = malloc(*size);
-    memcpy(copy, buf, *size);
-    return copy;
-}
-
-/* Writes an integer in the image's byte order. */
-static void put_uint(uint8_t *p, unsigned width, uint64_t v, bool big_endian)
-{
-    for (unsigned i = 0; i < width; i++)
-        p[big_endian ? width - 1 - i : i] = (uint8_t)(v >> (8 * i));
+    return pk_test_read_file(data_dir, file, size);
 }
 
 /* What readelf -W --dyn-syms prints in its Name column. */
@@ -225,8 +206,8 @@ static void test_images_without_section_headers(void)
         size_t size;
         uint8_t *data = load(e->file, &size);
         bool is64 = e->elf_class == 64;
-        put_uint(data + (is64 ? 40 : 32), is64 ? 8 : 4, 0, e->big_endian); /* e_shoff */
-        put_uint(data + (is64 ? 60 : 48), 2, 0, e->big_endian);            /* e_shnum */
+        pk_test_put_uint(data + (is64 ? 40 : 32), is64 ? 8 : 4, 0, e->big_endian); /* e_shoff */
+        pk_test_put_uint(data + (is64 ? 60 : 48), 2, 0, e->big_endian);            /* e_shnum */
         pk_vdso_image img;
         const char *err = NULL;
         int rc = pk_vdso_parse(data, size, 0, &img, &err);

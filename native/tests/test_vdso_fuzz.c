@@ -58,26 +58,10 @@ static uint64_t get_uint(const image *im, size_t off, unsigned width)
     return v;
 }
 
-static void put_uint(uint8_t *p, unsigned width, uint64_t v, bool big_endian)
-{
-    for (unsigned i = 0; i < width; i++)
-        p[big_endian ? width - 1 - i : i] = (uint8_t)(v >> (8 * i));
-}
-
 static image load(const char *dir, const char *name)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot open %s\n", path);
-        exit(2);
-    }
-    static uint8_t buf[1 << 20];
-    image im = {.name = name, .size = fread(buf, 1, sizeof buf, f)};
-    fclose(f);
-    im.data = malloc(im.size);
-    memcpy(im.data, buf, im.size);
+    image im = {.name = name};
+    im.data = pk_test_read_file(dir, name, &im.size);
     im.big_endian = im.data[5] == 2;
     im.is64 = im.data[4] == 2;
     im.shoff = get_uint(&im, im.is64 ? 40 : 32, im.is64 ? 8 : 4);
@@ -147,7 +131,7 @@ static void stomp_field(const image *im, uint8_t *buf)
     unsigned width = widths[below(4)];
     size_t off = hot_offset(im) & ~(size_t)(width - 1);
     if (off + width <= im->size)
-        put_uint(buf + off, width, interesting_value(im, width), im->big_endian);
+        pk_test_put_uint(buf + off, width, interesting_value(im, width), im->big_endian);
 }
 
 static void fuzz_image(const image *im, stats *st)
@@ -183,8 +167,8 @@ static image without_section_headers(const image *im)
     image copy = *im;
     copy.data = malloc(im->size);
     memcpy(copy.data, im->data, im->size);
-    put_uint(copy.data + (im->is64 ? 40 : 32), im->is64 ? 8 : 4, 0, im->big_endian);
-    put_uint(copy.data + (im->is64 ? 60 : 48), 2, 0, im->big_endian);
+    pk_test_put_uint(copy.data + (im->is64 ? 40 : 32), im->is64 ? 8 : 4, 0, im->big_endian);
+    pk_test_put_uint(copy.data + (im->is64 ? 60 : 48), 2, 0, im->big_endian);
     copy.shoff = copy.shend = 0;
     return copy;
 }
