@@ -5,12 +5,10 @@ kernel offer, by their /proc/cpuinfo names (seed: freebsd-armv8-crc32c,
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
 
 from rich.console import RenderableType
 
 from portkit.commands import add_command
-from portkit.errors import BadInput, Exit
 from portkit.output import emit, fields, words
 from portkit.target import target_from_args
 
@@ -35,25 +33,16 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 
 def run(args: argparse.Namespace) -> int:
-    target = target_from_args(args)
-    document = target.run(["cpu"], SCHEMA).document
+    # The agent decides --has (it knows the names of its architecture, unnamed
+    # hwcap bits included) and reports "wanted" and "missing".
+    result = target_from_args(args).run(["cpu", *(["--has", args.has] if args.has is not None else [])], SCHEMA)
+    document = result.document
     document["target"] = args.target
-    wanted = [name for name in (args.has or "").split(",") if name]
-    missing = missing_features(document, wanted)
-    emit(args.format, document, render(document, wanted, missing), args.output)
-    return Exit.FINDINGS if missing else Exit.OK
+    emit(args.format, document, render(document), args.output)
+    return result.exit_code
 
 
-def missing_features(document: dict, wanted: Iterable[str]) -> list[str]:
-    """The wanted features the target lacks; a name unknown there is bad input."""
-    present, absent = set(document["features"]), set(document["absent"])
-    unknown = [name for name in wanted if name not in present | absent]
-    if unknown:
-        raise BadInput(f"--has: {', '.join(unknown)}: not a feature name on {document['arch']} (see `portkit cpu`)")
-    return [name for name in wanted if name in absent]
-
-
-def render(document: dict, wanted: list[str], missing: list[str]) -> list[RenderableType]:
+def render(document: dict) -> list[RenderableType]:
     agent = document["agent"]
     model = " ".join(
         part for part in (document.get("model"), document.get("vendor") and f"({document['vendor']})") if part
@@ -65,6 +54,7 @@ def render(document: dict, wanted: list[str], missing: list[str]) -> list[Render
         (f"features ({len(document['features'])})", words(document["features"])),
         (f"absent ({len(document['absent'])})", words(document["absent"])),
     ]
+    wanted, missing = document.get("wanted"), document.get("missing") or []
     if wanted:
         verdict = f"[red]missing: {' '.join(missing)}[/]" if missing else "[green]all present[/]"
         rows.append((f"--has {','.join(wanted)}", verdict))
