@@ -90,3 +90,14 @@ def test_vdso_image_of_garbage_is_one_line_exit_2(host_agent: Path, tmp_path: Pa
     assert proc.returncode == 2
     assert str(junk) in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_names_that_look_like_markup_are_printed_as_they_are(host_agent: Path, tmp_path: Path) -> None:
+    image = tmp_path / "[bold]vdso.so"
+    image.write_bytes((Path(__file__).parent / "data" / "vdso" / "x86_64.so").read_bytes())
+    out = " ".join(portkit("vdso", "--agent", str(host_agent), "--image", str(image)).split())  # unwrap
+    assert f"file {image}" in out
+    header = tmp_path / "[abi].h"
+    header.write_text("struct bar { int i; long j; };\n")
+    out = " ".join(portkit("layout", str(header)).split())
+    assert f"({header}:1)" in out

@@ -9,7 +9,7 @@ import argparse
 from rich.console import RenderableType
 
 from portkit.commands import add_command
-from portkit.output import emit, fields, words
+from portkit.output import emit, fields, styled, words
 from portkit.target import target_from_args
 
 SCHEMA = "portkit.cpu/1"
@@ -56,7 +56,7 @@ def render(document: dict) -> list[RenderableType]:
     ]
     wanted, missing = document.get("wanted"), document.get("missing") or []
     if wanted:
-        verdict = f"[red]missing: {' '.join(missing)}[/]" if missing else "[green]all present[/]"
+        verdict = styled(f"missing: {' '.join(missing)}", "red") if missing else styled("all present", "green")
         rows.append((f"--has {','.join(wanted)}", verdict))
     return [fields(rows)]
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rich.console import Console, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from portkit.errors import BadInput
 
@@ -45,6 +46,9 @@ def render_text(renderables: Iterable[RenderableType], colour: bool) -> str:
         force_terminal=colour,
         color_system="standard" if colour else None,
         highlight=False,
+        # Text is literal: names like include/[abi].h must not be read as
+        # style tags. Colour comes only from styled() pieces.
+        markup=False,
         soft_wrap=False,
     )
     for item in renderables:
@@ -60,10 +64,20 @@ def emit(fmt: str, document: dict, renderables: Iterable[RenderableType], output
     else:
         colour = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         text = render_text(renderables, colour)
+    deliver(text, output)
+
+
+def deliver(text: str, output: Path | None) -> None:
+    """Finished text to stdout, or to -o FILE atomically."""
     if output is None:
         sys.stdout.write(text)
     else:
         write_atomically(output, text)
+
+
+def styled(text: str, style: str) -> Text:
+    """A piece of text in a style (colour on a terminal, plain elsewhere)."""
+    return Text(text, style=style)
 
 
 def fields(rows: Iterable[tuple[str, RenderableType]]) -> Table:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 from rich.console import RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from portkit.commands import add_command
-from portkit.output import emit, fields
+from portkit.output import emit, fields, styled
 from portkit.target import target_from_args
 
 SCHEMAS = {"list": "portkit.vdso/1", "verify": "portkit.vdso-verify/1", "bench": "portkit.vdso-bench/1"}
@@ -86,7 +87,9 @@ def _header(document: dict) -> list[tuple[str, RenderableType]]:
         ("process", f"{process['arch']} {process['data_model']}, {kernel}"),
     ]
     if document.get("compat"):
-        rows.append(("compat", "[yellow]a 32-bit process on a 64-bit kernel: it sees the compat vDSO, if any[/]"))
+        rows.append(
+            ("compat", styled("a 32-bit process on a 64-bit kernel: it sees the compat vDSO, if any", "yellow"))
+        )
     return rows
 
 
@@ -97,7 +100,7 @@ def render_no_vdso(report: dict) -> list[RenderableType]:
         ("seed's test", f"{report['seed_calls']} calls take {report['seed_syscall_total_us'] / 1000:.1f} ms"),
     ]
     rows += [("why" if i == 0 else "or", hint) for i, hint in enumerate(hints)]
-    return [f"[bold red]{report['message']}[/]", fields(rows)]
+    return [styled(report["message"], "bold red"), fields(rows)]
 
 
 def render_list(document: dict) -> list[RenderableType]:
@@ -128,9 +131,11 @@ def render_list(document: dict) -> list[RenderableType]:
 
 def render_verify(document: dict) -> list[RenderableType]:
     summary = document["summary"]
-    verdict = "[green]vDSO agrees with the kernel[/]" if document["ok"] else "[bold red]vDSO check FAILED[/]"
+    verdict = (
+        styled("vDSO agrees with the kernel", "green") if document["ok"] else styled("vDSO check FAILED", "bold red")
+    )
     counts = ", ".join(f"{summary[k]} {k}" for k in ("pass", "fail", "unsupported", "absent"))
-    rows = [*_header(document), ("result", f"{verdict}: {counts}")]
+    rows = [*_header(document), ("result", Text.assemble(verdict, f": {counts}"))]
     if not document["present"]:
         return [fields(rows), "", *render_no_vdso(document["no_vdso"])]
     rows.append(("vDSO", f"{document['soname']} at {document['base']}, {document['iterations']} samples a check"))
@@ -147,7 +152,7 @@ def render_verify(document: dict) -> list[RenderableType]:
         cells = [
             check["function"] + (f"({check['clock']})" if check["clock"] else ""),
             check["symbol"] or "-",
-            f"[{STATUS_STYLE.get(status, '')}]{status}[/]",
+            styled(status, STATUS_STYLE.get(status, "")),
             str(check["samples"]),
             str(check["violations"]),
             str(check["max_gap_ns"]),
@@ -163,11 +168,11 @@ def render_bench(document: dict) -> list[RenderableType]:
         table.add_column(column, justify="left" if column == "function" else "right", no_wrap=True)
     for fn in document["functions"]:
         vdso = fn["vdso"]
-        uses = {True: "yes", False: "[red]no[/]", None: "?"}[fn["libc_uses_vdso"]]
+        uses = {True: "yes", False: styled("no", "red"), None: "?"}[fn["libc_uses_vdso"]]
         table.add_row(
             fn["name"] + (f"({fn['clock']})" if fn["clock"] else ""),
             _ns(fn["libc"]),
-            _ns(vdso) if vdso else "[red]none[/]",
+            _ns(vdso) if vdso else styled("none", "red"),
             _ns(fn["syscall"]),
             f"{fn['speedup']:.1f}x" if fn["speedup"] else "-",
             uses,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rich.console import RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from portkit.commands import add_command
 from portkit.errors import BadInput, Exit
@@ -19,7 +20,7 @@ from portkit.layout.compare import differs, reasons
 from portkit.layout.compdb import load_compile_commands
 from portkit.layout.records import Record, collect
 from portkit.layout.types import render_types, type_table
-from portkit.output import emit
+from portkit.output import emit, styled
 
 SCHEMA = "portkit.layout/1"
 MAX_BYTES = 64 * 1024 * 1024  # a header beyond this is not a header
@@ -209,8 +210,14 @@ def render(document: dict) -> list[RenderableType]:
             else f"{n}: -"
             for n, lay in layouts.items()
         )
-        mark = "[red]changed[/]" if rec["changed"] else "[red]incomplete[/]" if rec["incomplete"] else "[green]same[/]"
-        out.append(f"[bold]{rec['name']}[/]  ({rec['file']}:{rec['line']})  {mark}\n  {sizes}")
+        mark = (
+            styled("changed", "red")
+            if rec["changed"]
+            else styled("incomplete", "red")
+            if rec["incomplete"]
+            else styled("same", "green")
+        )
+        out.append(Text.assemble((rec["name"], "bold"), f"  ({rec['file']}:{rec['line']})  ", mark, f"\n  {sizes}"))
         table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 2))
         table.add_column("field")
         table.add_column("type")
@@ -227,7 +234,7 @@ def render(document: dict) -> list[RenderableType]:
             ]
             ftype = next(f["type"] for f in cells if f)
             differ = len({_cell(c) for c in cells}) > 1
-            values = [f"[yellow]{_cell(c)}[/]" if differ else _cell(c) for c in cells]
+            values = [styled(_cell(c), "yellow") if differ else _cell(c) for c in cells]
             table.add_row(name or "(unnamed)", ftype, *values)
         if rows:
             out.append(table)
@@ -237,12 +244,12 @@ def render(document: dict) -> list[RenderableType]:
                 amount = f"{h['bits'] // 8} bytes" if h["bits"] % 8 == 0 else f"{h['bits']} bits"
                 out.append(f"  {n}: {where}: {amount} at byte {h['offset_bits'] // 8}")
             if lay and lay.get("problem"):
-                out.append(f"  {n}: [red]{lay['problem']}[/]")
+                out.append(Text.assemble(f"  {n}: ", (lay["problem"], "red")))
         bases = next((lay["bases"] for lay in layouts.values() if lay and lay.get("bases")), None)
         if bases:
             out.append(f"  bases: {', '.join(bases)} (first; their offsets are not shown)")
         for line in rec["reasons"]:
-            out.append(f"  [bold]why:[/] {line}")
+            out.append(Text.assemble("  ", ("why:", "bold"), f" {line}"))
         out.append("")
     incomplete = sum(1 for r in document["records"] if r["incomplete"])
     out.append(

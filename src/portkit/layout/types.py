@@ -11,6 +11,7 @@ from rich.table import Table
 
 from portkit.layout import clang
 from portkit.layout.abis import Abi
+from portkit.output import styled
 
 TYPES = (
     "char",
@@ -82,6 +83,6 @@ def render_types(document: dict) -> list[RenderableType]:
         cells = [
             f"{row[a['name']]['size']}/{row[a['name']]['align']}" if row[a["name"]] else "-" for a in document["abis"]
         ]
-        style = "[yellow]{}[/]" if len(set(cells)) > 1 else "{}"
-        table.add_row(row["type"], *[style.format(c) for c in cells])
+        differ = len(set(cells)) > 1
+        table.add_row(row["type"], *[styled(c, "yellow") if differ else c for c in cells])
     return [table]
