@@ -21,11 +21,12 @@ from typing import BinaryIO
 
 from rich.console import RenderableType
 from rich.table import Table
+from rich.text import Text
 
 import portkit
 from portkit.commands import add_command
 from portkit.errors import BadInput, Exit
-from portkit.output import emit, fields, write_atomically
+from portkit.output import deliver, emit, fields
 from portkit.target import target_from_args
 
 SCHEMA = "portkit.crc32c/1"
@@ -76,10 +77,8 @@ def run(args: argparse.Namespace) -> int:
             result.add(path)
     if args.format == "json":
         emit("json", result.document(), [], args.output)
-    elif args.output is None:
-        sys.stdout.write("".join(result.lines))
-    else:
-        write_atomically(args.output, "".join(result.lines))
+    else:  # sums go out verbatim: never through rich, which would read [..] in names as markup
+        deliver("".join(result.lines), args.output)
     if args.format != "json" and result.failed:
         s = "" if result.failed == 1 else "s"
         print(f"{PROG}: WARNING: {result.failed} computed checksum{s} did NOT match", file=sys.stderr)
@@ -237,7 +236,7 @@ def render_bench(document: dict) -> list[RenderableType]:
     counts = f"{repeats[0]}" if len(repeats) == 1 else f"{repeats[0]}-{repeats[-1]}" if repeats else "0"
     rows: list[tuple[str, RenderableType]] = [
         ("target", f"{document['target']} ({agent['arch']}, {agent['data_model']})"),
-        ("selected", f"[bold green]{document['implementation']}[/] (marked *)"),
+        ("selected", Text.assemble((document["implementation"], "bold green"), " (marked *)")),
         ("measured", f"median of {counts} repeats of at least 2 ms each; GB/s = 1e9 bytes/s"),
     ]
     out: list[RenderableType] = [fields(rows)]
