@@ -15,7 +15,7 @@ import pytest
 
 from portkit.cli import main
 
-COMMANDS = ["cpu", "vdso", "crc32c"]
+COMMANDS = ["cpu", "vdso", "crc32c", "layout"]
 
 
 def portkit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
