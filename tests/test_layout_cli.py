@@ -242,8 +242,26 @@ def mutated_header(draw) -> list[str]:
     st.lists(C_TOKENS, max_size=40) | st.binary(max_size=200).map(lambda b: [b.decode("latin-1")]) | mutated_header()
 )
 def test_fuzz_never_a_traceback(tmp_path: Path, tokens: list[str]) -> None:
-    header = tmp_path / "fuzz.h"
-    header.write_bytes(" ".join(tokens).encode("latin-1"))
+    assert_one_line_or_a_report(tmp_path / "fuzz.h", " ".join(tokens))
+
+
+CLASSES_TEXT = (ROOT / "tests" / "data" / "layout" / "classes.hpp").read_text()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_fuzz_cplusplus_bases_never_a_traceback(tmp_path: Path, data: st.DataObject) -> None:
+    """Damaged class hierarchies: the base-offset probe must fail quietly (a base stays unplaced)."""
+    text = CLASSES_TEXT
+    for _ in range(data.draw(st.integers(1, 5))):
+        i = data.draw(st.integers(0, len(text)))
+        j = data.draw(st.integers(i, min(len(text), i + 30)))
+        text = text[:i] + "".join(data.draw(st.lists(C_TOKENS, max_size=3))) + text[j:]
+    assert_one_line_or_a_report(tmp_path / "fuzz.hpp", text)
+
+
+def assert_one_line_or_a_report(header: Path, text: str) -> None:
+    header.write_bytes(text.encode("latin-1", "replace"))
     proc = subprocess.run(
         [sys.executable, "-m", "portkit", "layout", "--abi", "arm", "--abi", "aarch64", str(header)],
         capture_output=True,
@@ -274,3 +292,27 @@ def test_seed_program_prints_what_portkit_reports(tmp_path: Path, capsys, triple
     abi = "arm" if triple.startswith("arm") else "aarch64"
     _, doc = layout_json(capsys, str(LEGACY / "seed.h"))
     assert (size(doc, "struct bar", abi), size(doc, "long_union_t", abi)) == (bar, union)
+
+
+def test_cplusplus_bases_are_fields_with_reasons(capsys) -> None:
+    """Base subobjects are rows like fields, a polymorphic base moves to offset 0,
+    and a member in a base's tail padding is named as such."""
+    code = main(["layout", "--abi", "msvc64", "--abi", "x86_64", str(ROOT / "tests/data/layout/classes.hpp")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "why: d: in the tail padding of NonPod for x86_64, not for msvc64" in out
+    code, doc = layout_json(capsys, "--abi", "arm", "--abi", "aarch64", str(ROOT / "tests/data/layout/classes.hpp"))
+    rec = next(r for r in doc["records"] if r["name"] == "PrimaryLater")
+    rows = {f["name"]: (f["offset"], f["size"]) for f in rec["layouts"]["aarch64"]["fields"]}
+    assert rows == {"(base PolyData)": (0, 16), "(base Plain)": (16, 1), "d": (17, 1)}
+    assert "(base PolyData): struct PolyData is 8 -> 16 bytes" in rec["reasons"]
+    nua = next(r for r in doc["records"] if r["name"] == "Nua")["layouts"]["aarch64"]
+    assert nua["fields"][0]["type"] == "[[no_unique_address]] Empty"
+    assert nua["holes"] == [{"after": "(end)", "offset_bits": 72, "bits": 56}]  # e takes no byte
+
+
+def test_unplaceable_base_is_named(tmp_path: Path, capsys) -> None:
+    header = tmp_path / "abstract.hpp"
+    header.write_text("struct T { int t; };\nstruct A : virtual T { virtual void g() = 0; int x; };\n")
+    assert main(["layout", str(header)]) == 0
+    assert "offsets not known for bases T (a virtual base of an abstract class" in capsys.readouterr().out

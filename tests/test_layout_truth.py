@@ -175,40 +175,88 @@ def test_every_size_alignment_and_offset_matches_the_cross_compiler(abi: str, tm
     assert checked > 200
 
 
-def test_cplusplus_records_match_gxx(tmp_path: Path) -> None:
-    """C++ on x86_64 (the g++ installed here): sizes, alignment, own fields' offsets and bit-fields, the vptr."""
-    gxx = shutil.which("x86_64-linux-gnu-g++") or shutil.which("g++")
+CLASSES = [str(DATA / "classes.hpp"), str(ROOT / "examples" / "legacy32" / "include" / "signals.hpp")]
+CXX_ABIS = ["arm", "i686", "aarch64", "mips64el", "mingw64", "x86_64"]
+
+
+def cxx_probe(records: list[dict]) -> tuple[str, list[tuple[str, str, int]]]:
+    """C++ source whose pk_vals g++ fills with sizeof/alignof/offsetof and, per
+    base subobject, the distance from the object to it; and what each value
+    should be according to portkit."""
+    lines = ["#include <cstddef>"] + [f'#include "{h}"' for h in CLASSES]
+    exprs: list[str] = []
+    keys: list[tuple[str, str, int]] = []
+    for n, rec in enumerate(records):
+        t = rec["name"]
+        exprs += [f"sizeof({t})", f"alignof({t})"]
+        keys += [(t, "size", rec["size"]), (t, "align", rec["align"])]
+        for f in rec["fields"]:
+            name = f["name"]
+            if name.startswith(("(base ", "(virtual base ")):
+                base = f["type"]
+                if name.startswith("(virtual"):  # needs a complete object: its most-derived type places it
+                    lines.append(f"extern {t} pk_obj_{n};")
+                    obj = f"&pk_obj_{n}"
+                else:
+                    obj = f"(const {t} *)4096"
+                exprs += [f"(const char *)(const {base} *){obj} - (const char *){obj}", f"sizeof({base})"]
+                keys += [(f"{t} {name}", "offset", f["offset"]), (f"{t} {name}", "size", f["size"])]
+            elif name == "(vptr)":
+                continue
+            elif "bit_width" not in f:
+                exprs.append(f"offsetof({t}, {name})")
+                keys.append((f"{t}.{name}", "offset", f["offset"]))
+    values = ",\n  ".join(f"(unsigned long long)({e})" for e in exprs)
+    lines.append(f'extern "C" {{ unsigned long long pk_vals[] = {{\n  {values}\n}}; }}')
+    return "\n".join(lines) + "\n", keys
+
+
+@pytest.mark.parametrize("abi", CXX_ABIS)
+def test_cplusplus_records_match_gxx(abi: str, tmp_path: Path) -> None:
+    """C++: sizes, alignment, own fields' offsets, and where every base
+    subobject sits (private, multiple, virtual, diamond), against g++."""
+    gcc, objdump = compiler(COMPILERS[abi])
+    gxx = shutil.which(gcc.removesuffix("gcc") + "g++")
     if gxx is None:
-        pytest.fail("g++ is not installed")
-    header = DATA / "classes.hpp"
+        pytest.fail(f"{COMPILERS[abi]}-g++ is not installed (scripts/install-system-packages installs it)")
     proc = subprocess.run(
-        [sys.executable, "-m", "portkit", "layout", "--all", "--format", "json", "--abi", "x86_64", str(header)],
+        [sys.executable, "-m", "portkit", "layout", "--all", "--format", "json", "--abi", abi, *CLASSES],
         capture_output=True,
         text=True,
         cwd=ROOT,
         check=True,
     )
-    records = [r["layouts"]["x86_64"] for r in json.loads(proc.stdout)["records"]]
-    assert len(records) == 10
-    lines = ["#include <cstddef>", f'#include "{header}"']
-    exprs, keys = [], []
+    records = [r["layouts"][abi] for r in json.loads(proc.stdout)["records"]]
+    assert len(records) == 29
+    pointer = 4 if abi in ("arm", "i686") else 8
     for rec in records:
-        t = rec["name"]
-        exprs += [f"sizeof({t})", f"alignof({t})"]
-        keys += [(t, "size", rec["size"]), (t, "align", rec["align"])]
-        for f in rec["fields"]:
-            if f["name"] == "(vptr)":
-                assert (f["offset"], f["size"]) == (0, 8)
-            elif "bit_width" not in f:
-                exprs.append(f"offsetof({t}, {f['name']})")
-                keys.append((f"{t}.{f['name']}", "offset", f["offset"]))
-    lines.append('extern "C" { unsigned long long pk_vals[] = {\n  ' + ",\n  ".join(exprs) + "\n}; }")
-    (tmp_path / "probe.cpp").write_text("\n".join(lines) + "\n")
+        vptr = [f for f in rec["fields"] if f["name"] == "(vptr)"]
+        if vptr:  # the own vptr is first: nothing else (but empty things) starts at 0
+            assert (vptr[0]["offset"], vptr[0]["size"]) == (0, pointer)
+            assert all(f["offset"] > 0 for f in rec["fields"][1:] if f["size"] > 1), rec["name"]
+    placed = {r["name"]: r["unplaced_bases"] for r in records if r["unplaced_bases"]}
+    assert placed == {}, placed
+    src, keys = cxx_probe(records)
+    (tmp_path / "probe.cpp").write_text(src)
     subprocess.run([gxx, "-c", "-w", "-std=c++20", "probe.cpp", "-o", "probe.o"], cwd=tmp_path, check=True)
-    data, syms = read_data(shutil.which("objdump"), tmp_path / "probe.o")
+    sections = subprocess.run([objdump, "-h", "probe.o"], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert ".init_array" not in sections and ".ctors" not in sections, "g++ did not fold the probe to constants"
+    data, syms = read_data(objdump, tmp_path / "probe.o")
     base = syms["pk_vals"]
     got = [int.from_bytes(data[base + 8 * i : base + 8 * i + 8], "little") for i in range(len(keys))]
     wrong = [f"{k[0]} {k[1]}: portkit {k[2]}, g++ {g}" for k, g in zip(keys, got, strict=True) if k[2] != g]
     assert not wrong, "\n".join(wrong)
-    withbits = next(r for r in records if r["name"] == "WithBits")
+    assert sum(1 for k in keys if "base " in k[0]) >= 18
+
+
+def test_cplusplus_bit_fields_after_the_vptr() -> None:
+    """g++ for x86_64 puts WithBits' a at bit 64 (after the 8-byte vptr) and b right after it."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "portkit", "layout", "--all", "--format", "json", "--abi", "x86_64", *CLASSES],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    withbits = next(r for r in json.loads(proc.stdout)["records"] if r["name"] == "WithBits")["layouts"]["x86_64"]
     assert [(f["bit_offset"], f["bit_width"]) for f in withbits["fields"] if "bit_width" in f] == [(64, 3), (67, 9)]

@@ -4,6 +4,7 @@ diagnostics into one-line errors."""
 
 from __future__ import annotations
 
+import ctypes
 import glob
 import os
 from dataclasses import dataclass
@@ -26,7 +27,44 @@ def cindex():
         raise EnvironmentProblem(
             f"cannot load libclang: {err}", hint="pip install --force-reinstall libclang"
         ) from None
+    _declare_missing(ci)
     return ci
+
+
+def _declare_missing(ci) -> None:
+    """Calls the Python bindings of libclang 18 do not wrap: declared here, as
+    ctypes would otherwise truncate a pointer result to an int."""
+    lib = ci.conf.lib
+    lib.clang_isVirtualBase.argtypes = [ci.Cursor]
+    lib.clang_isVirtualBase.restype = ctypes.c_uint
+    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getKind.restype = ctypes.c_int
+    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+
+
+EVAL_INT = 1  # CXEval_Int
+
+
+def is_virtual_base(ci, cursor) -> bool:
+    """For a CXX_BASE_SPECIFIER cursor: `virtual` inheritance."""
+    return bool(ci.conf.lib.clang_isVirtualBase(cursor))
+
+
+def evaluate_int(ci, cursor) -> int | None:
+    """The value clang folds a variable's initializer to, if it is an integer."""
+    result = ci.conf.lib.clang_Cursor_Evaluate(cursor)
+    if not result:
+        return None
+    try:
+        if ci.conf.lib.clang_EvalResult_getKind(result) != EVAL_INT:
+            return None
+        return ci.conf.lib.clang_EvalResult_getAsLongLong(result)
+    finally:
+        ci.conf.lib.clang_EvalResult_dispose(result)
 
 
 def _newest(pattern: str) -> str | None:

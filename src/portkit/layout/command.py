@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 
 from rich.console import RenderableType
@@ -14,7 +15,7 @@ from rich.text import Text
 
 from portkit.commands import add_command
 from portkit.errors import BadInput, Exit
-from portkit.layout import clang
+from portkit.layout import bases, clang
 from portkit.layout.abis import DEFAULT_ABIS, Abi, known_names, parse_abi
 from portkit.layout.compare import differs, reasons
 from portkit.layout.compdb import load_compile_commands
@@ -147,8 +148,19 @@ def analyse(args: argparse.Namespace, abis: list[Abi]) -> tuple[dict[str, list[R
             if tu is not None:
                 seen = {r.name for r in per_abi[abi.name]}
                 pointer = 4 if abi.data_model == "ILP32" else 8
-                per_abi[abi.name] += [r for r in collect(ci, tu, pointer) if r.name not in seen]
+                itanium = "msvc" not in abi.triple
+                records = [r for r in collect(ci, tu, pointer, itanium) if r.name not in seen]
+                header = str(path.resolve())
+                bases.place(ci, header, records, partial(probe, header, abi, flags, args.sysroot))
+                per_abi[abi.name] += records
     return per_abi, problems
+
+
+def probe(header: str, abi: Abi, flags: list[str], sysroot: Path | None, text: str):
+    """Parses probe text that includes `header`, as C++, for `abi`."""
+    name = header + ".portkit-probe.cpp"  # never written: clang reads it from memory
+    tu, _ = clang.parse(name, abi, flags, sysroot, text)  # a base clang cannot name just stays unplaced
+    return tu
 
 
 def build_document(abis: list[Abi], per_abi: dict[str, list[Record]], problems: list[str], show_all: bool) -> dict:
@@ -197,13 +209,19 @@ def _cell(f: dict | None) -> str:
     return f"{f['offset']}/{f['size']}"
 
 
+def _amount(bits: int) -> str:
+    if bits % 8:
+        return f"{bits} bit" + ("s" if bits > 1 else "")
+    return f"{bits // 8} byte" + ("s" if bits > 8 else "")
+
+
 def render(document: dict) -> list[RenderableType]:
     abis = [a["name"] for a in document["abis"]]
     out: list[RenderableType] = []
     for rec in document["records"]:
         layouts = rec["layouts"]
         sizes = "  ".join(
-            f"{n}: {lay['size']} bytes, align {lay['align']}"
+            f"{n}: {_amount(lay['size'] * 8)}, align {lay['align']}"
             if lay and lay["size"] is not None
             else f"{n}: incomplete"
             if lay
@@ -241,13 +259,18 @@ def render(document: dict) -> list[RenderableType]:
         for n, lay in layouts.items():
             for h in (lay or {}).get("holes", []):
                 where = "tail padding" if h["after"] == "(end)" else f"hole after {h['after'] or 'start'}"
-                amount = f"{h['bits'] // 8} bytes" if h["bits"] % 8 == 0 else f"{h['bits']} bits"
+                amount = _amount(h["bits"])
                 out.append(f"  {n}: {where}: {amount} at byte {h['offset_bits'] // 8}")
+            for name, base in (lay or {}).get("in_tail_padding", {}).items():
+                out.append(f"  {n}: {name} sits in the tail padding of {base}")
             if lay and lay.get("problem"):
                 out.append(Text.assemble(f"  {n}: ", (lay["problem"], "red")))
-        bases = next((lay["bases"] for lay in layouts.values() if lay and lay.get("bases")), None)
-        if bases:
-            out.append(f"  bases: {', '.join(bases)} (first; their offsets are not shown)")
+        unplaced = next((lay["unplaced_bases"] for lay in layouts.values() if lay and lay["unplaced_bases"]), None)
+        if unplaced:
+            out.append(
+                f"  offsets not known for bases {', '.join(unplaced)}"
+                " (a virtual base of an abstract class, or a base that occurs twice)"
+            )
         for line in rec["reasons"]:
             out.append(Text.assemble("  ", ("why:", "bold"), f" {line}"))
         out.append("")

@@ -34,7 +34,7 @@ def reasons(versions: list[Record | None], abi_names: list[str]) -> list[str]:
             if g is None:
                 out.append(f"{f.name}: only for {abi_names[0]}")
                 continue
-            line = _field_reason(f, g)
+            line = _field_reason(f, g) or _tail_padding_reason(base, f, other, g, abi_names[0], name)
             if line and len(abi_names) > 2:
                 line = f"{abi_names[0]} -> {name}: {line}"
             if line and line not in out:
@@ -47,6 +47,17 @@ def reasons(versions: list[Record | None], abi_names: list[str]) -> list[str]:
         if not out and (base.size, base.align) != (other.size, other.align):
             out.append(f"size {base.size} -> {other.size}, alignment {base.align} -> {other.align}")
     return out
+
+
+def _tail_padding_reason(rf: Record, f: Field, rg: Record, g: Field, a: str, b: str) -> str | None:
+    if f.offset == g.offset:
+        return None
+    inside_f, inside_g = rf.in_tail_padding().get(f.name), rg.in_tail_padding().get(g.name)
+    if inside_g and not inside_f:
+        return f"{g.name}: in the tail padding of {inside_g} for {b}, not for {a}"
+    if inside_f and not inside_g:
+        return f"{f.name}: in the tail padding of {inside_f} for {a}, not for {b}"
+    return None
 
 
 def _field_reason(f: Field, g: Field) -> str | None:

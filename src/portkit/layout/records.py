@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from portkit.layout.clang import is_virtual_base
+
 TIME_TYPEDEFS = (
     "time_t",
     "off_t",
@@ -33,6 +35,19 @@ class Field:
     bit_width: int | None = None
     reason_key: str = ""  # what decides the field's size: "long", "pointer", "time_t", ...
     unit: int = 0  # size of that type (an array's element), bytes
+    empty: bool = False  # an empty base or [[no_unique_address]] member: occupies no bytes
+
+
+@dataclass
+class Base:
+    """A direct base class, before its offset is known."""
+
+    type: str  # fully qualified: "ns::Base"
+    reason_key: str  # "struct ns::Base"
+    virtual: bool
+    size: int
+    align: int
+    empty: bool
 
 
 @dataclass
@@ -54,11 +69,28 @@ class Record:
     holes: list[Hole] = field(default_factory=list)
     bases: list[str] = field(default_factory=list)
     problem: str | None = None
+    unplaced: list[Base] = field(default_factory=list)  # bases whose offsets are not (yet) known
+    unlabelled_start: bool = False  # MSVC's vfptr/vbptr before the first field: no row, no hole
+
+    def in_tail_padding(self) -> dict[str, str]:
+        """Members placed inside a base subobject's sizeof -> that base (the
+        Itanium ABI reuses a non-POD base's tail padding)."""
+        bases = [f for f in self.fields if f.name.startswith("(base ")]
+        return {
+            f.name: b.type
+            for f in self.fields
+            if not f.name.startswith("(")
+            for b in bases
+            if b.offset < f.offset < b.offset + b.size
+        }
 
     def to_json(self) -> dict:
         doc = asdict(self)
+        doc["unplaced_bases"] = [b.type for b in self.unplaced]
+        doc["in_tail_padding"] = self.in_tail_padding()
+        del doc["unplaced"], doc["unlabelled_start"]
         for f in doc["fields"]:
-            del f["reason_key"], f["unit"]
+            del f["reason_key"], f["unit"], f["empty"]
             if f["bit_width"] is None:
                 del f["bit_offset"], f["bit_width"]
         return doc
@@ -96,12 +128,16 @@ def reason_key(ci, t) -> tuple[str, int]:
     if t.kind in kinds:
         return kinds[t.kind], t.get_size()
     if t.kind == ci.TypeKind.RECORD:
-        return t.spelling.removeprefix("const "), t.get_size()
+        name = t.spelling.removeprefix("const ")
+        if not name.startswith(("struct ", "union ")):  # C++ spells a class without its keyword
+            name = f"{_kind(ci, t.get_declaration())} {name}"
+        return name, t.get_size()
     return t.get_canonical().spelling, t.get_size()
 
 
-def collect(ci, tu, pointer_size: int) -> list[Record]:
-    """Every record defined outside system headers, in source order."""
+def collect(ci, tu, pointer_size: int, itanium: bool = True) -> list[Record]:
+    """Every record defined outside system headers, in source order.
+    itanium: the C++ ABI of every target but MSVC, which decides where the vptr is."""
     records: list[Record] = []
     seen: set[str] = set()
 
@@ -117,7 +153,7 @@ def collect(ci, tu, pointer_size: int) -> list[Record]:
                     key = child.type.spelling
                     if key not in seen:
                         seen.add(key)
-                        records.append(describe(ci, child, pointer_size))
+                        records.append(describe(ci, child, pointer_size, itanium))
                 visit(child)  # named records nested inside (C: file scope names)
             elif child.kind == ci.CursorKind.TYPEDEF_DECL:
                 visit(child)
@@ -134,13 +170,16 @@ def _unnamed(spelling: str) -> bool:
     return "(unnamed" in spelling or "(anonymous" in spelling
 
 
-def describe(ci, cursor, pointer_size: int) -> Record:
+def _kind(ci, cursor) -> str:
+    return {ci.CursorKind.UNION_DECL: "union", ci.CursorKind.CLASS_DECL: "class"}.get(cursor.kind, "struct")
+
+
+def describe(ci, cursor, pointer_size: int, itanium: bool = True) -> Record:
     t = cursor.type
-    kind = {ci.CursorKind.UNION_DECL: "union", ci.CursorKind.CLASS_DECL: "class"}.get(cursor.kind, "struct")
     size, align = t.get_size(), t.get_align()
     rec = Record(
         name=t.spelling.removeprefix("const "),
-        kind=kind,
+        kind=_kind(ci, cursor),
         file=cursor.location.file.name,
         line=cursor.location.line,
         size=size if size >= 0 else None,
@@ -149,10 +188,12 @@ def describe(ci, cursor, pointer_size: int) -> Record:
     if rec.size is None:
         rec.problem = "incomplete: a member's type did not resolve"
         return rec
-    for child in cursor.get_children():
-        if child.kind == ci.CursorKind.CXX_BASE_SPECIFIER:
-            rec.bases.append(child.type.spelling)
-    if not rec.bases and _virtual(ci, cursor):  # with bases the vptr may be a base's: not shown
+    rec.bases = [b.type.spelling for b in _bases(ci, cursor)]
+    for bt, virtual in _subobject_bases(ci, cursor):
+        empty = _empty(ci, bt.get_declaration())
+        rec.unplaced.append(Base(bt.spelling, reason_key(ci, bt)[0], virtual, bt.get_size(), bt.get_align(), empty))
+    rec.unlabelled_start = not itanium and any(b.virtual for b in rec.unplaced)
+    if _own_vptr(ci, cursor) and not rec.unlabelled_start:  # MSVC's vbptr placement is not modelled
         rec.fields.append(
             Field("(vptr)", "vtable pointer", 0, pointer_size, pointer_size, None, None, "pointer", pointer_size)
         )
@@ -165,9 +206,63 @@ def describe(ci, cursor, pointer_size: int) -> Record:
     return rec
 
 
-def _virtual(ci, cursor) -> bool:
+def _bases(ci, cursor) -> list:
+    return [c for c in cursor.get_children() if c.kind == ci.CursorKind.CXX_BASE_SPECIFIER]
+
+
+def _declaration(base_specifier):
+    return base_specifier.type.get_canonical().get_declaration()
+
+
+def _subobject_bases(ci, cursor) -> list[tuple]:
+    """(type, virtual) of the bases the complete object holds: the direct
+    non-virtual ones, then every virtual base of the hierarchy, once each
+    (they sit in the most-derived object)."""
+    direct = [(b.type.get_canonical(), is_virtual_base(ci, b)) for b in _bases(ci, cursor)]
+    out = [(t, False) for t, virtual in direct if not virtual]
+    virtual: dict[str, object] = {}
+
+    def gather(decl) -> None:
+        for b in _bases(ci, decl):
+            t = b.type.get_canonical()
+            if is_virtual_base(ci, b):
+                virtual.setdefault(t.spelling, t)
+            gather(t.get_declaration())
+
+    gather(cursor)
+    return out + [(t, True) for t in virtual.values()]
+
+
+def _dynamic(ci, cursor) -> bool:
+    """Has a vtable: virtual functions of its own or a base's, or a virtual base."""
     kinds = (ci.CursorKind.CXX_METHOD, ci.CursorKind.DESTRUCTOR)
-    return any(c.kind in kinds and c.is_virtual_method() for c in cursor.get_children())
+    if any(c.kind in kinds and c.is_virtual_method() for c in cursor.get_children()):
+        return True
+    return any(is_virtual_base(ci, b) or _dynamic(ci, _declaration(b)) for b in _bases(ci, cursor))
+
+
+def _own_vptr(ci, cursor) -> bool:
+    """Itanium C++ ABI: a dynamic class shares the vptr of its first non-virtual
+    dynamic base (its primary base); without one it has its own, at offset 0."""
+    if not _dynamic(ci, cursor):
+        return False
+    return not any(not is_virtual_base(ci, b) and _dynamic(ci, _declaration(b)) for b in _bases(ci, cursor))
+
+
+def _empty(ci, cursor) -> bool:
+    """An empty class (no data, no vtable): as a base or [[no_unique_address]] member it takes no bytes."""
+    if cursor.kind not in RECORD_KINDS(ci) or _dynamic(ci, cursor):
+        return False
+    if any(c.kind == ci.CursorKind.FIELD_DECL for c in cursor.get_children()):
+        return False
+    return all(_empty(ci, _declaration(b)) for b in _bases(ci, cursor))
+
+
+def _no_unique_address(ci, field_cursor) -> bool:
+    return any(
+        c.kind == ci.CursorKind.UNEXPOSED_ATTR and any("no_unique_address" in tok.spelling for tok in c.get_tokens())
+        for c in field_cursor.get_children()
+    )
 
 
 def _fields(ci, cursor, t, prefix: str, base_bits: int, rec: Record) -> None:
@@ -192,6 +287,9 @@ def _fields(ci, cursor, t, prefix: str, base_bits: int, rec: Record) -> None:
                 size=max(size, 0),
                 align=max(align, 0),
             )
+            if _no_unique_address(ci, child):
+                f.type = f"[[no_unique_address]] {ft.spelling}"
+                f.empty = _empty(ci, decl)
             f.reason_key, f.unit = reason_key(ci, ft)
             if child.is_bitfield():
                 f.bit_offset = base_bits + off
@@ -228,11 +326,11 @@ def holes(rec: Record) -> list[Hole]:
         return [Hole("(end)", end, rec.size * 8 - end)] if rec.size and end < rec.size * 8 else []
     out: list[Hole] = []
     end, last = 0, ""
-    if rec.bases:  # base subobjects come first; libclang 18 gives no base offsets, so start at the own fields
+    if rec.unplaced or rec.unlabelled_start:  # what comes first is not known: count holes from the fields on
         end = min((_start_bits(f) for f in rec.fields), default=rec.size * 8)
         last = "(bases)"
     for f in sorted(rec.fields, key=lambda f: (_start_bits(f), f.bit_offset is None)):
-        if f.bit_width == 0:
+        if f.bit_width == 0 or f.empty:
             continue
         start = _start_bits(f)
         if start > end:
