@@ -10,7 +10,6 @@ from functools import partial
 from pathlib import Path
 
 from rich.console import RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from portkit.commands import add_command
@@ -21,7 +20,7 @@ from portkit.layout.compare import differs, reasons
 from portkit.layout.compdb import load_compile_commands
 from portkit.layout.records import Record, collect
 from portkit.layout.types import render_types, type_table
-from portkit.output import emit, styled
+from portkit.output import Cell, columns, emit, styled
 
 SCHEMA = "portkit.layout/1"
 MAX_BYTES = 64 * 1024 * 1024  # a header beyond this is not a header
@@ -236,26 +235,23 @@ def render(document: dict) -> list[RenderableType]:
             else styled("same", "green")
         )
         out.append(Text.assemble((rec["name"], "bold"), f"  ({rec['file']}:{rec['line']})  ", mark, f"\n  {sizes}"))
-        table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 2))
-        table.add_column("field")
-        table.add_column("type")
-        for n in abis:
-            table.add_column(f"{n} off/size", justify="right")
         rows: list[str] = []
         for lay in layouts.values():
             for f in lay["fields"] if lay else []:
                 if f["name"] not in rows:
                     rows.append(f["name"])
+        table: list[list[Cell]] = []
         for name in rows:
             cells = [
                 next((f for f in lay["fields"] if f["name"] == name), None) if lay else None for lay in layouts.values()
             ]
             ftype = next(f["type"] for f in cells if f)
             differ = len({_cell(c) for c in cells}) > 1
-            values = [styled(_cell(c), "yellow") if differ else _cell(c) for c in cells]
-            table.add_row(name or "(unnamed)", ftype, *values)
-        if rows:
-            out.append(table)
+            values: list[Cell] = [styled(_cell(c), "yellow") if differ else _cell(c) for c in cells]
+            table.append([name or "(unnamed)", ftype, *values])
+        if table:
+            header = ["field", "type", *(f"{n} off/size" for n in abis)]
+            out.append(columns(header, table, right=range(2, 2 + len(abis))))
         for n, lay in layouts.items():
             for h in (lay or {}).get("holes", []):
                 where = "tail padding" if h["after"] == "(end)" else f"hole after {h['after'] or 'start'}"
