@@ -5,12 +5,14 @@ kernel offer, by their /proc/cpuinfo names (seed: freebsd-armv8-crc32c,
 from __future__ import annotations
 
 import argparse
-
-from rich.console import RenderableType
+from typing import TYPE_CHECKING
 
 from portkit.commands import add_command
 from portkit.output import emit, fields, styled, words
 from portkit.target import target_from_args
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 SCHEMA = "portkit.cpu/1"
 
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     result = target_from_args(args).run(["cpu", *(["--has", args.has] if args.has is not None else [])], SCHEMA)
     document = result.document
     document["target"] = args.target
-    emit(args.format, document, render(document), args.output)
+    emit(args.format, document, render, args.output)
     return result.exit_code
 
 

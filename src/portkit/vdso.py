@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-
-from rich.console import RenderableType
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from portkit.commands import add_command
 from portkit.output import emit, fields, styled
 from portkit.target import target_from_args
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 SCHEMAS = {"list": "portkit.vdso/1", "verify": "portkit.vdso-verify/1", "bench": "portkit.vdso-bench/1"}
 STATUS_STYLE = {"pass": "green", "fail": "bold red", "unsupported": "dim", "absent": "yellow"}
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     document = result.document
     document["target"] = args.target
     render = {"list": render_list, "verify": render_verify, "bench": render_bench}[args.mode]
-    emit(args.format, document, render(document), args.output)
+    emit(args.format, document, render, args.output)
     return result.exit_code
 
 
@@ -104,6 +104,8 @@ def render_no_vdso(report: dict) -> list[RenderableType]:
 
 
 def render_list(document: dict) -> list[RenderableType]:
+    from rich.table import Table
+
     if not document["present"]:
         return [fields(_header(document)), *render_no_vdso(document["no_vdso"])]
     source = f"file {document['image_path']}" if document["source"] == "image" else f"live at {document['base']}"
@@ -130,6 +132,9 @@ def render_list(document: dict) -> list[RenderableType]:
 
 
 def render_verify(document: dict) -> list[RenderableType]:
+    from rich.table import Table
+    from rich.text import Text
+
     summary = document["summary"]
     verdict = (
         styled("vDSO agrees with the kernel", "green") if document["ok"] else styled("vDSO check FAILED", "bold red")
@@ -163,6 +168,8 @@ def render_verify(document: dict) -> list[RenderableType]:
 
 
 def render_bench(document: dict) -> list[RenderableType]:
+    from rich.table import Table
+
     table = Table(box=None, pad_edge=False, header_style="bold")
     for column in ("function", "libc ns", "vDSO ns", "syscall ns", "syscall/vDSO", "libc uses vDSO"):
         table.add_column(column, justify="left" if column == "function" else "right", no_wrap=True)

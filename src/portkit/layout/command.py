@@ -8,9 +8,7 @@ import argparse
 import sys
 from functools import partial
 from pathlib import Path
-
-from rich.console import RenderableType
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from portkit.commands import add_command
 from portkit.errors import BadInput, Exit
@@ -20,7 +18,12 @@ from portkit.layout.compare import differs, reasons
 from portkit.layout.compdb import load_compile_commands
 from portkit.layout.records import Record, collect
 from portkit.layout.types import render_types, type_table
-from portkit.output import Cell, columns, emit, styled
+from portkit.output import columns, emit, styled
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from portkit.output import Cell
 
 SCHEMA = "portkit.layout/1"
 MAX_BYTES = 64 * 1024 * 1024  # a header beyond this is not a header
@@ -69,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(f"--sysroot {args.sysroot}: not a directory")
     if args.types:
         document = {"schema": SCHEMA, "abis": [_abi_json(a) for a in abis], "types": type_table(abis, args)}
-        emit(args.format, document, render_types(document), args.output)
+        emit(args.format, document, render_types, args.output)
         return Exit.OK
     if not args.inputs:
         raise BadInput("layout: name at least one header or source file (or --types)")
@@ -80,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     reported = any(per_abi[a.name] for a in abis)
     if not reported and problems:
         raise BadInput(problems[0] + (f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""))
-    emit(args.format, document, render(document), args.output)
+    emit(args.format, document, render, args.output)
     for line in problems:
         print(f"portkit: warning: {line}", file=sys.stderr)
     changed = any(r["changed"] for r in document["records"])
@@ -215,6 +218,8 @@ def _amount(bits: int) -> str:
 
 
 def render(document: dict) -> list[RenderableType]:
+    from rich.text import Text
+
     abis = [a["name"] for a in document["abis"]]
     out: list[RenderableType] = []
     for rec in document["records"]:

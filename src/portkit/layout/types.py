@@ -5,13 +5,14 @@ target's own headers."""
 from __future__ import annotations
 
 import argparse
-
-from rich.console import RenderableType
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from portkit.layout import clang
 from portkit.layout.abis import Abi
 from portkit.output import styled
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 TYPES = (
     "char",
@@ -75,6 +76,8 @@ def _vsize(ci, field_cursor) -> int:
 
 
 def render_types(document: dict) -> list[RenderableType]:
+    from rich.table import Table
+
     table = Table(title="sizes / alignment in a struct, bytes", show_edge=False, box=None, padding=(0, 2))
     table.add_column("type")
     for a in document["abis"]:
