@@ -208,6 +208,19 @@ def test_check_malformed_and_unreadable_lines_exit_2(sums: list[str], files: dic
     assert [e["line"] for e in document["errors"]] == [2, 3, None]
 
 
+def test_agent_check_json_keeps_the_order_of_the_list(agent: list[str], files: dict[str, Path], tmp_path: Path) -> None:
+    """files[] and errors[] are separate arrays; list_line restores the verdicts' order."""
+    gone = tmp_path / "gone"
+    listing = tmp_path / "order.crc"
+    listing.write_text(f"00000000  {gone}\nnot a line\n{expected_lines([files['vector']])}")
+    document = json.loads(run(agent, "--json", "--check", str(listing), check_exit=2).stdout)
+    assert [(f["path"], f["list_line"]) for f in document["files"]] == [(str(files["vector"]), 3)]
+    assert [(e["path"], e["line"], e.get("list_line")) for e in document["errors"]] == [
+        (str(gone), None, 1),
+        (str(listing), 2, None),
+    ]
+
+
 def test_check_list_without_any_entry_is_bad_input(sums: list[str], tmp_path: Path) -> None:
     listing = tmp_path / "empty.crc"
     listing.write_text("")
