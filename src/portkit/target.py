@@ -96,6 +96,16 @@ class Target:
         return AgentResult(document, proc.returncode)
 
 
+def agent_string(value: str) -> str:
+    """A string of an agent document as the agent had it (a file name, say):
+    its JSON writes each non-ASCII byte as one \\u00XX, so the bytes come back
+    through Latin-1 and are decoded as this system decodes names."""
+    try:
+        return os.fsdecode(value.encode("latin-1"))
+    except UnicodeEncodeError:  # not from the byte-escaping writer: already text
+        return value
+
+
 def _last_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else ""
