@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from portkit.cli import main
+from portkit.errors import BadInput, EnvironmentProblem
+from portkit.target import parse_target
 
 COMMANDS = ["cpu", "vdso", "crc32c", "layout"]
 
@@ -112,6 +114,43 @@ def test_agent_usage_error_is_relayed_as_exit_2(tmp_path: Path) -> None:
     proc = portkit("vdso", "bench", "--agent", str(agent))
     assert proc.returncode == 2
     assert proc.stderr.strip() == "portkit: error: portkit-target vdso: --calls: expected 1..1000000000"
+
+
+DOCUMENT = """echo '{"schema":"portkit.crc32c/1","agent":{}}'"""
+
+
+def test_a_document_after_an_accepted_exit_code_is_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    agent = fake_agent(tmp_path, f"{DOCUMENT}; echo 'portkit-target crc32c: f: No such file' >&2; exit 2")
+    result = parse_target("local", agent).run(["crc32c"], "portkit.crc32c/1", document_exits={2})
+    assert result.exit_code == 2 and result.document["schema"] == "portkit.crc32c/1"
+    assert capsys.readouterr().err == "portkit-target crc32c: f: No such file\n"
+
+
+def test_an_accepted_exit_code_without_a_document_is_still_an_error(tmp_path: Path) -> None:
+    agent = fake_agent(tmp_path, "echo 'portkit-target crc32c: list: No such file' >&2; exit 2")
+    with pytest.raises(BadInput, match="list: No such file"):
+        parse_target("local", agent).run(["crc32c"], "portkit.crc32c/1", document_exits={2})
+
+
+@pytest.mark.parametrize(
+    "script, accepted, error",
+    [
+        (f"{DOCUMENT}; exit 2", set(), BadInput),  # this caller accepts no exit 2
+        (f"{DOCUMENT}; exit 3", {2}, EnvironmentProblem),
+        ("echo 'not json'; exit 2", {2}, EnvironmentProblem),
+        ("""echo '{"schema":"portkit.crc32c/9"}'; exit 2""", {2}, EnvironmentProblem),
+        (f"{DOCUMENT}; kill -SEGV $$", {2}, EnvironmentProblem),
+    ],
+)
+def test_other_exits_keep_their_meaning(tmp_path: Path, script: str, accepted: set[int], error: type) -> None:
+    with pytest.raises(error):
+        parse_target("local", fake_agent(tmp_path, script)).run(["x"], "portkit.crc32c/1", document_exits=accepted)
+
+
+def test_operands_follow_a_double_dash(tmp_path: Path) -> None:
+    agent = fake_agent(tmp_path, """printf '{"schema":"portkit.crc32c/1","argv":"%s"}' "$*" """)
+    result = parse_target("local", agent).run(["crc32c"], "portkit.crc32c/1", operands=["-x", "--json"])
+    assert result.document["argv"] == "crc32c --json -- -x --json"
 
 
 def test_output_file_is_written_atomically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

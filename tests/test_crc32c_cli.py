@@ -1,8 +1,8 @@
-"""`portkit crc32c` (host) and `portkit-target crc32c` (agent: native, i686, and the
-aarch64, armhf and mips64el builds under qemu-user) against a peer: the checksums of the
-`crc32c` and `google-crc32c` PyPI packages. Also stdin, --check (good, tampered,
-malformed lists), unreadable files, and the --bench JSON (shape only, never
-timings)."""
+"""`portkit crc32c` (host, which runs the agent on --target) and `portkit-target crc32c`
+(agent: native, i686, and the aarch64, armhf and mips64el builds under qemu-user) against a
+peer: the checksums of the `crc32c` and `google-crc32c` PyPI packages. Also stdin, --check
+(good, tampered, malformed lists), unreadable files, names printed verbatim, and the
+--bench JSON (shape only, never timings)."""
 
 from __future__ import annotations
 
@@ -67,22 +67,36 @@ def agent(request: pytest.FixtureRequest, host_agent: Path, cross_agent: Callabl
     return [*prefix, "crc32c"]
 
 
-@pytest.fixture(params=["host", "agent-native", "agent-aarch64"])
+def host_on(target: str, cross_agent: Callable) -> list[str]:
+    """`portkit crc32c` running the agent on a qemu target, with the agent built in build/."""
+    triple = {"qemu-aarch64": "aarch64-linux-gnu", "qemu-arm": "arm-linux-gnueabihf"}[target.split(":")[0]]
+    return [*HOST, "--target", target, "--agent", cross_agent(triple)[-1]]
+
+
+@pytest.fixture(params=["host", "host-qemu-aarch64", "agent-native", "agent-aarch64"])
 def sums(request: pytest.FixtureRequest, host_agent: Path, cross_agent: Callable) -> list[str]:
     """The commands that must behave alike for sums and --check."""
     if request.param == "host":
         return HOST
+    if request.param == "host-qemu-aarch64":
+        return host_on("qemu-aarch64:cortex-a53", cross_agent)
     if request.param == "agent-native":
         return [str(host_agent), "crc32c"]
     return [*cross_agent("aarch64-linux-gnu", "cortex-a53"), "crc32c"]
+
+
+def json_flag(cmd: list[str]) -> str:
+    return "--format=json" if cmd[: len(HOST)] == HOST else "--json"
 
 
 def expected_lines(paths: list[Path]) -> str:
     return "".join(f"{truth(p.read_bytes()):08x}  {p}\n" for p in paths)
 
 
-def sh(cmd: list[str], *args: str, expect: int, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([*cmd, *args], input=stdin, capture_output=True, timeout=300)
+def sh(
+    cmd: list[str], *args: str, expect: int, stdin: bytes | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([*cmd, *args], input=stdin, capture_output=True, timeout=300, cwd=cwd)
     out = subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
     assert out.returncode == expect, f"exit {out.returncode}\nstdout:{out.stdout}\nstderr:{out.stderr}"
     assert "Traceback" not in out.stderr
@@ -108,11 +122,14 @@ def test_agent_json_matches_the_peer(agent: list[str], files: dict[str, Path]) -
     ]
 
 
-def test_host_sums_match_the_peer(files: dict[str, Path]) -> None:
+@pytest.mark.parametrize("target, arch", [("local", "x86_64"), ("qemu-aarch64", "aarch64"), ("qemu-arm", "arm")])
+def test_host_sums_match_the_peer(target: str, arch: str, files: dict[str, Path], cross_agent: Callable) -> None:
+    host = HOST if target == "local" else host_on(target, cross_agent)
     paths = list(files.values())
-    assert sh(HOST, *map(str, paths), expect=0).stdout == expected_lines(paths)
-    document = json.loads(sh(HOST, "--format", "json", *map(str, paths), expect=0).stdout)
+    assert sh(host, *map(str, paths), expect=0).stdout == expected_lines(paths)
+    document = json.loads(sh(host, "--format", "json", *map(str, paths), expect=0).stdout)
     assert document["schema"] == SCHEMA
+    assert document["target"] == target and document["agent"]["arch"] == arch
     assert [f["crc32c"] for f in document["files"]] == [f"0x{truth(p.read_bytes()):08x}" for p in paths]
     assert [f["bytes"] for f in document["files"]] == [p.stat().st_size for p in paths]
 
@@ -143,8 +160,7 @@ def test_missing_file_and_directory_are_one_line_each_and_the_rest_goes_on(
 
 def test_json_lists_the_unreadable_files(sums: list[str], files: dict[str, Path], tmp_path: Path) -> None:
     missing = tmp_path / "gone"
-    flag = "--format=json" if sums is HOST else "--json"
-    document = json.loads(sh(sums, flag, str(files["one"]), str(missing), expect=2).stdout)
+    document = json.loads(sh(sums, json_flag(sums), str(files["one"]), str(missing), expect=2).stdout)
     assert [f["path"] for f in document["files"]] == [str(files["one"])]
     assert document["errors"] == [{"path": str(missing), "line": None, "message": "No such file or directory"}]
 
@@ -179,8 +195,7 @@ def test_check_tampered_list_fails_with_exit_1(sums: list[str], files: dict[str,
     verdicts = [line.rsplit(": ", 1)[1] for line in proc.stdout.splitlines()]
     assert verdicts == ["OK", "FAILED"] + ["OK"] * (len(files) - 2)
     assert "1 computed checksum did NOT match" in proc.stderr
-    flag = "--format=json" if sums is HOST else "--json"
-    document = json.loads(sh(sums, flag, "--check", str(listing), expect=1).stdout)
+    document = json.loads(sh(sums, json_flag(sums), "--check", str(listing), expect=1).stdout)
     assert document["check"] == {
         "list": str(listing),
         "ok": len(files) - 1,
@@ -202,10 +217,51 @@ def test_check_malformed_and_unreadable_lines_exit_2(sums: list[str], files: dic
     assert errors[0].endswith(f"crc32c: {listing}:2: improperly formatted CRC32C line")
     assert errors[1].endswith(f"crc32c: {listing}:3: improperly formatted CRC32C line")
     assert errors[2].endswith(f"crc32c: {tmp_path / 'gone'}: No such file or directory")
-    flag = "--format=json" if sums is HOST else "--json"
-    document = json.loads(sh(sums, flag, "--check", str(listing), expect=2).stdout)
+    document = json.loads(sh(sums, json_flag(sums), "--check", str(listing), expect=2).stdout)
     assert document["check"]["malformed"] == 2 and document["check"]["unreadable"] == 1
     assert [e["line"] for e in document["errors"]] == [2, 3, None]
+
+
+def test_check_reports_every_entry_and_exits_2(sums: list[str], files: dict[str, Path], tmp_path: Path) -> None:
+    """A missing file, a good one, a malformed line and a mismatch: nothing computed is lost."""
+    gone, good, bad = tmp_path / "gone", files["vector"], files["one"]
+    listing = tmp_path / "mixed.crc"
+    listing.write_text(f"00000000  {gone}\n{expected_lines([good])}not a line\n00000000  {bad}\n")
+    proc = sh(sums, "--check", str(listing), expect=2)
+    assert proc.stdout == f"{gone}: FAILED open or read\n{good}: OK\n{bad}: FAILED\n"
+    errors = proc.stderr.splitlines()
+    assert len(errors) == 3
+    assert errors[0].endswith(f"crc32c: {gone}: No such file or directory")
+    assert errors[1].endswith(f"crc32c: {listing}:3: improperly formatted CRC32C line")
+    assert errors[2].endswith("crc32c: WARNING: 1 computed checksum did NOT match")
+    document = json.loads(sh(sums, json_flag(sums), "--check", str(listing), expect=2).stdout)
+    assert document["check"] == {"list": str(listing), "ok": 1, "failed": 1, "unreadable": 1, "malformed": 1}
+    assert [(f["path"], f["ok"]) for f in document["files"]] == [(str(good), True), (str(bad), False)]
+
+
+def test_names_are_printed_verbatim(sums: list[str], tmp_path: Path) -> None:
+    """Not read as rich markup, not mangled by the JSON's byte escapes, not taken for options."""
+    names = ["naïve [bold]x[red].txt", "-x", "--json"]
+    for name in names:
+        (tmp_path / name).write_bytes(b"123456789")
+    proc = sh(sums, "--", *names, expect=0, cwd=tmp_path)
+    assert proc.stdout == "".join(f"e3069283  {name}\n" for name in names)
+    (tmp_path / "names.crc").write_text(proc.stdout)
+    proc = sh(sums, "--check", "names.crc", expect=0, cwd=tmp_path)
+    assert proc.stdout == "".join(f"{name}: OK\n" for name in names)
+
+
+def test_agent_check_json_keeps_the_order_of_the_list(agent: list[str], files: dict[str, Path], tmp_path: Path) -> None:
+    """files[] and errors[] are separate arrays; list_line restores the verdicts' order."""
+    gone = tmp_path / "gone"
+    listing = tmp_path / "order.crc"
+    listing.write_text(f"00000000  {gone}\nnot a line\n{expected_lines([files['vector']])}")
+    document = json.loads(run(agent, "--json", "--check", str(listing), check_exit=2).stdout)
+    assert [(f["path"], f["list_line"]) for f in document["files"]] == [(str(files["vector"]), 3)]
+    assert [(e["path"], e["line"], e.get("list_line")) for e in document["errors"]] == [
+        (str(gone), None, 1),
+        (str(listing), 2, None),
+    ]
 
 
 def test_check_list_without_any_entry_is_bad_input(sums: list[str], tmp_path: Path) -> None:
@@ -304,7 +360,7 @@ def test_agent_bad_usage_is_one_line_exit_2(host_agent: Path, args: list[str]) -
 
 
 @pytest.mark.parametrize(
-    "args", [["--bench", "x"], ["--sizes", "64"], ["--check", "a", "b"], ["--target", "qemu-aarch64", "f"]]
+    "args", [["--bench", "x"], ["--sizes", "64"], ["--check", "a", "b"], ["--target", "nowhere", "f"]]
 )
 def test_host_bad_usage_is_one_line_exit_2(args: list[str]) -> None:
     proc = sh(HOST, *args, expect=2)

@@ -15,9 +15,13 @@
  *   schema, agent       pk_json_begin_document
  *   implementation      what pk_crc32c() uses here (pk_crc32c_implementation())
  *   files[]             {path, crc32c ("0x" + 8 hex digits), bytes}; with --check also
- *                       expected ("0x" + 8 hex digits) and ok (bool)
+ *                       expected ("0x" + 8 hex digits), ok (bool) and list_line (the line
+ *                       of LIST that named the file)
  *   errors[]            {path, line (the line of LIST for --check, else null), message}
- *                       for unreadable files and malformed --check lines
+ *                       for unreadable files and malformed --check lines; an unreadable
+ *                       file named by LIST also has list_line
+ *   The verdicts of --check in LIST's order are files[] and the errors[] with a
+ *   list_line, ordered by list_line.
  *   check               null, or for --check {list, ok, failed, unreadable, malformed} (counts)
  *
  * JSON, schema "portkit.crc32c-bench/1" (--bench):
@@ -256,7 +260,9 @@ static void report_begin(report *r, const crc_options *opt)
         pk_json_init(&r->je, r->errors);
 }
 
-static void report_error(report *r, const char *path, long line, const char *message)
+/* line: of LIST, when the error is that line; list_line: of LIST, when the
+ * error is about the file that line names (0: neither). */
+static void report_error(report *r, const char *path, long line, long list_line, const char *message)
 {
     if (line > 0)
         pk_fail(PK_EXIT_USAGE, CMD, "%s:%ld: %s", path, line, message);
@@ -271,10 +277,14 @@ static void report_error(report *r, const char *path, long line, const char *mes
     else
         pk_json_kv_string(&r->je, "line", NULL);
     pk_json_kv_string(&r->je, "message", message);
+    if (list_line > 0)
+        pk_json_kv_int(&r->je, "list_line", list_line);
     pk_json_end_object(&r->je);
 }
 
-static void report_file(report *r, const char *path, uint32_t crc, uint64_t bytes, const uint32_t *expected)
+/* expected and list_line: with --check, the CRC and the line of LIST that named the file. */
+static void report_file(report *r, const char *path, uint32_t crc, uint64_t bytes, const uint32_t *expected,
+                        long list_line)
 {
     if (!r->opt->json) {
         if (expected)
@@ -293,6 +303,7 @@ static void report_file(report *r, const char *path, uint32_t crc, uint64_t byte
         hex32(hex, *expected);
         pk_json_kv_string(&r->j, "expected", hex);
         pk_json_kv_bool(&r->j, "ok", crc == *expected);
+        pk_json_kv_int(&r->j, "list_line", list_line);
     }
     pk_json_end_object(&r->j);
 }
@@ -340,10 +351,10 @@ static int sum_files(const crc_options *opt, int count, char **paths)
         uint32_t crc;
         uint64_t bytes;
         if (crc_file(paths[i], &crc, &bytes)) {
-            report_file(&r, paths[i], crc, bytes, NULL);
+            report_file(&r, paths[i], crc, bytes, NULL, 0);
         } else {
             r.unreadable++;
-            report_error(&r, paths[i], 0, strerror(errno));
+            report_error(&r, paths[i], 0, 0, strerror(errno));
         }
     }
     report_end(&r);
@@ -399,15 +410,15 @@ static int check_list(const crc_options *opt)
         char *name;
         if (!parse_line(line, &expected, &name)) {
             r.malformed++;
-            report_error(&r, opt->check, number, "improperly formatted CRC32C line");
+            report_error(&r, opt->check, number, 0, "improperly formatted CRC32C line");
         } else if (!crc_file(name, &crc, &bytes)) {
             r.unreadable++;
-            report_error(&r, name, 0, strerror(errno));
+            report_error(&r, name, 0, number, strerror(errno));
             if (!opt->json)
                 printf("%s: FAILED open or read\n", name);
         } else {
             *(crc == expected ? &r.ok : &r.failed) += 1;
-            report_file(&r, name, crc, bytes, &expected);
+            report_file(&r, name, crc, bytes, &expected, number);
         }
     }
     if (ferror(list))
@@ -417,10 +428,10 @@ static int check_list(const crc_options *opt)
         fclose(list);
     if (read_error) {
         r.unreadable++;
-        report_error(&r, opt->check, 0, strerror(read_error));
+        report_error(&r, opt->check, 0, 0, strerror(read_error));
     } else if (r.ok + r.failed + r.unreadable == 0 && r.malformed == 0) {
         r.malformed++;
-        report_error(&r, opt->check, 0, "no properly formatted CRC32C lines found");
+        report_error(&r, opt->check, 0, 0, "no properly formatted CRC32C lines found");
     }
     report_end(&r);
     if (!opt->json && r.failed)

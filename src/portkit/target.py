@@ -18,7 +18,7 @@ import signal
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +31,7 @@ AGENT = "portkit-target"
 @dataclass(frozen=True)
 class AgentResult:
     document: dict
-    exit_code: int  # Exit.OK, or Exit.FINDINGS when the agent's check failed
+    exit_code: int  # Exit.OK, Exit.FINDINGS when the agent's check failed, or one of run()'s document_exits
 
 
 @dataclass(frozen=True)
@@ -40,32 +40,52 @@ class Target:
     command: tuple[str, ...]  # prefix that starts the agent
     agent: Path
 
-    def run(self, args: Sequence[str], schema: str, timeout: float | None = None) -> AgentResult:
-        """Runs `portkit-target ARGS --json` and returns its document.
+    def run(
+        self,
+        args: Sequence[str],
+        schema: str,
+        timeout: float | None = None,
+        *,
+        operands: Sequence[str] = (),
+        document_exits: Collection[int] = (),
+    ) -> AgentResult:
+        """Runs `portkit-target ARGS --json [-- OPERANDS]` and returns its document.
 
         `schema` is the "portkit.<kind>/<major>" this host understands; an agent
         speaking another major version is refused rather than misread.
+        `operands` (file names) follow `--`, so a name starting with '-' stays a name.
+        `document_exits` are exit codes besides 0 and 1 after which the agent's
+        stdout is still its complete document (crc32c exits 2 when some files
+        were unreadable but reports every file); without a document they mean
+        what they always do. The agent inherits this process's stdin, so an
+        operand '-' reads what portkit was given, locally and under qemu-user.
         """
-        argv = [*self.command, *args, "--json"]
+        argv = [*self.command, *args, "--json", *(("--", *operands) if operands else ())]
         try:
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, errors="replace")
         except OSError as err:
             raise EnvironmentProblem(f"cannot start the agent {self.agent}: {err.strerror}") from None
         except subprocess.TimeoutExpired:
             raise EnvironmentProblem(f"the agent on {self.spec} did not finish within {timeout:.0f} s") from None
-        return self._result(proc, schema)
+        return self._result(proc, schema, document_exits)
 
-    def _result(self, proc: subprocess.CompletedProcess[str], schema: str) -> AgentResult:
+    def _result(
+        self, proc: subprocess.CompletedProcess[str], schema: str, document_exits: Collection[int]
+    ) -> AgentResult:
         message = _last_line(proc.stderr)
         if proc.returncode < 0:
             name = signal.Signals(-proc.returncode).name
             raise EnvironmentProblem(f"the agent {self.agent} on {self.spec} was killed by {name}")
-        if proc.returncode == Exit.USAGE:
+        # After one of document_exits with a document, its stderr lines say what went wrong.
+        has_document = proc.returncode in (Exit.OK, Exit.FINDINGS) or (
+            proc.returncode in document_exits and proc.stdout.strip() != ""
+        )
+        if not has_document and proc.returncode == Exit.USAGE:
             raise BadInput(message or f"the agent on {self.spec} rejected its arguments")
-        if proc.returncode not in (Exit.OK, Exit.FINDINGS):
+        if not has_document:
             raise EnvironmentProblem(message or f"the agent on {self.spec} failed (exit {proc.returncode})")
         if proc.stderr.strip():
-            sys.stderr.write(proc.stderr)  # warnings the agent chose to tell
+            sys.stderr.write(proc.stderr)  # warnings and errors the agent chose to tell
         try:
             document = json.loads(proc.stdout)
         except json.JSONDecodeError as err:
@@ -74,6 +94,16 @@ class Target:
             ) from None
         _check_schema(document, schema, self.agent)
         return AgentResult(document, proc.returncode)
+
+
+def agent_string(value: str) -> str:
+    """A string of an agent document as the agent had it (a file name, say):
+    its JSON writes each non-ASCII byte as one \\u00XX, so the bytes come back
+    through Latin-1 and are decoded as this system decodes names."""
+    try:
+        return os.fsdecode(value.encode("latin-1"))
+    except UnicodeEncodeError:  # not from the byte-escaping writer: already text
+        return value
 
 
 def _last_line(text: str) -> str:
