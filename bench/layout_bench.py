@@ -1,11 +1,12 @@
 """`portkit layout` against pahole (dwarves) on the same headers.
 
-Both start from the same header set and end with every record's layout for
-aarch64-linux-gnu: portkit parses the headers with libclang; pahole reads the
-DWARF of an object that aarch64-linux-gnu-gcc -g compiled from them (timed
-with and without that compile). The two agree on every record's size before
-anything is timed. Rounds alternate; medians and ratios go to
-docs/benchmarks.md.
+Both start from the same header set and end with every record's layout, for
+one ABI (aarch64-linux-gnu) and for the seed's pair (arm-linux-gnueabihf and
+aarch64-linux-gnu): portkit parses the headers with libclang, once per ABI,
+in one run; pahole reads the DWARF of an object that the target's gcc -g
+compiled from them (timed with and without that compile), once per ABI. The
+two agree on every record's size for both ABIs before anything is timed.
+Rounds alternate; medians and ratios go to docs/benchmarks.md.
 
     python bench/layout_bench.py [--rounds 9] [--write docs/benchmarks.md]
 """
@@ -27,27 +28,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADERS = sorted((ROOT / "tests/data/layout").glob("*.h")) + sorted((ROOT / "examples/legacy32/include").glob("*.h"))
-TRIPLE = "aarch64-linux-gnu"
+TRIPLES = {"aarch64": "aarch64-linux-gnu", "arm": "arm-linux-gnueabihf"}
 BEGIN, END = "<!-- layout-bench:begin -->", "<!-- layout-bench:end -->"
 
 
-def portkit_cmd() -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "portkit",
-        "layout",
-        "--all",
-        "--abi",
-        "aarch64",
-        "--format",
-        "json",
-        *map(str, HEADERS),
-    ]
+def portkit_cmd(abis: list[str]) -> list[str]:
+    flags = [f"--abi={a}" for a in abis]
+    return [sys.executable, "-m", "portkit", "layout", "--all", *flags, "--format", "json", *map(str, HEADERS)]
 
 
-def compile_cmd(src: Path, obj: Path) -> list[str]:
-    return [f"{TRIPLE}-gcc", "-g", "-c", "-w", "-fno-eliminate-unused-debug-types", str(src), "-o", str(obj)]
+def compile_cmd(triple: str, src: Path, obj: Path) -> list[str]:
+    return [f"{triple}-gcc", "-g", "-c", "-w", "-fno-eliminate-unused-debug-types", str(src), "-o", str(obj)]
 
 
 def timed(cmd: list[str]) -> tuple[float, str]:
@@ -56,9 +47,9 @@ def timed(cmd: list[str]) -> tuple[float, str]:
     return time.perf_counter() - start, proc.stdout
 
 
-def agree(portkit_out: str, pahole_out: str) -> int:
+def agree(portkit_out: str, pahole_out: str, abi: str) -> int:
     """Every record's size: portkit's == pahole's; returns how many were compared."""
-    ours = {r["name"]: r["layouts"]["aarch64"]["size"] for r in json.loads(portkit_out)["records"]}
+    ours = {r["name"]: r["layouts"][abi]["size"] for r in json.loads(portkit_out)["records"]}
     theirs = {
         f"struct {m.group(1)}": int(m.group(2))
         for m in re.finditer(r"^struct (\w+) \{.*?/\* size: (\d+)", pahole_out, re.S | re.M)
@@ -82,35 +73,47 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--write", type=Path, help="replace the layout section of this markdown file")
     args = parser.parse_args()
-    for tool in (f"{TRIPLE}-gcc", "pahole"):
+    for tool in [f"{t}-gcc" for t in TRIPLES.values()] + ["pahole"]:
         if shutil.which(tool) is None:
             sys.exit(f"layout_bench: {tool} not found (scripts/install-system-packages installs it)")
+    jobs = {"aarch64": ["aarch64"], "arm + aarch64": ["arm", "aarch64"]}
     with tempfile.TemporaryDirectory() as tmp:
-        src, obj = Path(tmp) / "all.c", Path(tmp) / "all.o"
+        src = Path(tmp) / "all.c"
         src.write_text("".join(f'#include "{h}"\n' for h in HEADERS))
-        subprocess.run(compile_cmd(src, obj), check=True)
-        records = agree(timed(portkit_cmd())[1], timed(["pahole", str(obj)])[1])
-        times: dict[str, list[float]] = {"portkit": [], "compile": [], "pahole": []}
+        objs = {abi: Path(tmp) / f"{abi}.o" for abi in TRIPLES}
+        for abi, triple in TRIPLES.items():
+            subprocess.run(compile_cmd(triple, src, objs[abi]), check=True)
+        both_abis = timed(portkit_cmd(jobs["arm + aarch64"]))[1]
+        records = {abi: agree(both_abis, timed(["pahole", str(objs[abi])])[1], abi) for abi in TRIPLES}
+        times: dict[str, list[float]] = {}
         for _ in range(args.rounds):
-            times["portkit"].append(timed(portkit_cmd())[0])
-            times["compile"].append(timed(compile_cmd(src, obj))[0])
-            times["pahole"].append(timed(["pahole", str(obj)])[0])
+            for job, abis in jobs.items():
+                times.setdefault(f"portkit {job}", []).append(timed(portkit_cmd(abis))[0])
+            for abi, triple in TRIPLES.items():
+                times.setdefault(f"compile {abi}", []).append(timed(compile_cmd(triple, src, objs[abi]))[0])
+                times.setdefault(f"pahole {abi}", []).append(timed(["pahole", str(objs[abi])])[0])
     med = {k: statistics.median(v) * 1000 for k, v in times.items()}
-    both = med["compile"] + med["pahole"]
     version = subprocess.run(["pahole", "--version"], capture_output=True, text=True).stdout.strip()
+    rows = []
+    for job, abis in jobs.items():
+        compile_ms = sum(med[f"compile {a}"] for a in abis)
+        pahole_ms = sum(med[f"pahole {a}"] for a in abis)
+        ours = med[f"portkit {job}"]
+        rows.append(
+            f"| {job} | {ours:.0f} | {compile_ms:.0f} | {pahole_ms:.0f} | {compile_ms + pahole_ms:.0f} "
+            f"| {ours / (compile_ms + pahole_ms):.2f} | {ours / pahole_ms:.1f} |"
+        )
     section = (
         "\n".join(
             [
                 BEGIN,
-                f"Machine: {machine()}. {len(HEADERS)} headers, {records} records whose sizes both tools agree on; "
-                f"{args.rounds} alternating rounds, medians, wall-clock ms per run (one ABI: {TRIPLE}).",
+                f"Machine: {machine()}. {len(HEADERS)} headers; sizes agree on {records['aarch64']} records for "
+                f"aarch64 and {records['arm']} for arm; {args.rounds} alternating rounds, medians, wall-clock ms.",
                 "",
-                "| portkit layout (libclang, incl. Python start-up) | gcc -g -c | pahole "
-                + version
-                + " | gcc + pahole | portkit / (gcc + pahole) | portkit / pahole alone |",
-                "|---|---|---|---|---|---|",
-                f"| {med['portkit']:.0f} | {med['compile']:.0f} | {med['pahole']:.0f} | {both:.0f} "
-                f"| {med['portkit'] / both:.2f} | {med['portkit'] / med['pahole']:.2f} |",
+                f"| ABIs | portkit layout (one run, incl. Python start-up) | gcc -g -c | pahole {version} "
+                "| gcc + pahole | portkit / (gcc + pahole) | portkit / pahole alone |",
+                "|---|---|---|---|---|---|---|",
+                *rows,
                 END,
             ]
         )
