@@ -46,7 +46,8 @@
 
 /* Fused block: per 128-byte vector step each stream takes QWORDS words.
  * Measured on Zen 3 (2 cycles per VPCLMULQDQ, 1 per crc32): 4 words beat 2
- * by 17% and 3 by 6% at 4-64 KiB; 16 chunks beat 8 and 12. */
+ * by 17% and 3 by 6% at 4-64 KiB; 16 chunks beat 8 by 2-3% and 12 by 10% at
+ * 4 KiB (12 won by 4-6% at 8-16 KiB, which the regions now take). */
 #define FUSED_CHUNKS 16
 #define FUSED_QWORDS 4
 #define FUSED_S (FUSED_CHUNKS * FUSED_QWORDS * 8)
@@ -68,7 +69,7 @@ _Static_assert(FUSED_S <= PK_CRC32C_STREAM_MAX, "the streams join through pk_crc
  * which the hardware prefetchers serve at full memory bandwidth; a single
  * stream, even with software prefetch, reached only ~82% of it (Zen 3, DRAM).
  * Per step: 128 bytes of the vector region, QWORDS words of each crc32
- * region. 6 words beat 4 and 5 by 4-10% and 7-8 by 2-5% (at 7 and more the
+ * region. 6 words beat 4 and 5 by 8-10% and 7-8 by 2-5% (at 7 and more the
  * crc32 unit is the bottleneck). Without per-block joins this beats the
  * blocks by 4-13% from 8 KiB on; below, its 1 KiB step granularity leaves
  * too long a tail (measured). */
