@@ -41,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
             "  portkit layout examples/legacy32/include/wire.h\n"
             "  portkit layout src/*.h --abi armhf --abi 'armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64'\n"
             "  portkit layout --types --abi armhf --abi aarch64 --abi mingw64\n"
+            "  portkit layout examples/legacy32/include/signals.hpp   # C++: bases, vptr, tail padding\n"
             f"ABIs: {known_names()} (or their triples); NAME:FLAGS is NAME with extra compiler flags"
         ),
         run,
