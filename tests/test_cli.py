@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -48,7 +49,8 @@ def test_top_level_help_shows_an_example() -> None:
 def test_every_command_help_shows_an_example(command: str) -> None:
     proc = portkit(command, "--help")
     assert proc.returncode == 0
-    assert f"portkit {command}" in proc.stdout.split("example")[-1]
+    examples = re.split(r"^examples?:", proc.stdout, flags=re.M)  # the heading, not a path like examples/
+    assert len(examples) > 1 and f"portkit {command}" in examples[-1]
 
 
 @pytest.mark.parametrize(
