@@ -29,12 +29,13 @@ def reasons(versions: list[Record | None], abi_names: list[str]) -> list[str]:
             out.append(f"not defined (or not complete) for {missing}")
             continue
         mine = {f.name: f for f in other.fields}
+        tails = (base.in_tail_padding(), other.in_tail_padding())  # once per pair, not per field
         for f in base.fields:
             g = mine.get(f.name)
             if g is None:
                 out.append(f"{f.name}: only for {abi_names[0]}")
                 continue
-            line = _field_reason(f, g) or _tail_padding_reason(base, f, other, g, abi_names[0], name)
+            line = _field_reason(f, g) or _tail_padding_reason(tails, f, g, abi_names[0], name)
             if line and len(abi_names) > 2:
                 line = f"{abi_names[0]} -> {name}: {line}"
             if line and line not in out:
@@ -49,10 +50,13 @@ def reasons(versions: list[Record | None], abi_names: list[str]) -> list[str]:
     return out
 
 
-def _tail_padding_reason(rf: Record, f: Field, rg: Record, g: Field, a: str, b: str) -> str | None:
+Tails = tuple[dict[str, str], dict[str, str]]  # Record.in_tail_padding() of the two ABIs compared
+
+
+def _tail_padding_reason(tails: Tails, f: Field, g: Field, a: str, b: str) -> str | None:
     if f.offset == g.offset:
         return None
-    inside_f, inside_g = rf.in_tail_padding().get(f.name), rg.in_tail_padding().get(g.name)
+    inside_f, inside_g = tails[0].get(f.name), tails[1].get(g.name)
     if inside_g and not inside_f:
         return f"{g.name}: in the tail padding of {inside_g} for {b}, not for {a}"
     if inside_f and not inside_g:
