@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from portkit.cli import main
-from portkit.errors import BadInput, EnvironmentProblem
-from portkit.target import parse_target
+from portkit.core.errors import BadInput, EnvironmentProblem
+from portkit.core.target import AgentCall, parse_target
 
 COMMANDS = ["cpu", "vdso", "crc32c", "layout"]
 
@@ -123,7 +123,7 @@ DOCUMENT = """echo '{"schema":"portkit.crc32c/1","agent":{}}'"""
 
 def test_a_document_after_an_accepted_exit_code_is_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     agent = fake_agent(tmp_path, f"{DOCUMENT}; echo 'portkit-target crc32c: f: No such file' >&2; exit 2")
-    result = parse_target("local", agent).run(["crc32c"], "portkit.crc32c/1", document_exits={2})
+    result = parse_target("local", agent).run(AgentCall(("crc32c",), "portkit.crc32c/1", document_exits=frozenset({2})))
     assert result.exit_code == 2 and result.document["schema"] == "portkit.crc32c/1"
     assert capsys.readouterr().err == "portkit-target crc32c: f: No such file\n"
 
@@ -131,7 +131,7 @@ def test_a_document_after_an_accepted_exit_code_is_kept(tmp_path: Path, capsys: 
 def test_an_accepted_exit_code_without_a_document_is_still_an_error(tmp_path: Path) -> None:
     agent = fake_agent(tmp_path, "echo 'portkit-target crc32c: list: No such file' >&2; exit 2")
     with pytest.raises(BadInput, match="list: No such file"):
-        parse_target("local", agent).run(["crc32c"], "portkit.crc32c/1", document_exits={2})
+        parse_target("local", agent).run(AgentCall(("crc32c",), "portkit.crc32c/1", document_exits=frozenset({2})))
 
 
 @pytest.mark.parametrize(
@@ -146,12 +146,14 @@ def test_an_accepted_exit_code_without_a_document_is_still_an_error(tmp_path: Pa
 )
 def test_other_exits_keep_their_meaning(tmp_path: Path, script: str, accepted: set[int], error: type) -> None:
     with pytest.raises(error):
-        parse_target("local", fake_agent(tmp_path, script)).run(["x"], "portkit.crc32c/1", document_exits=accepted)
+        parse_target("local", fake_agent(tmp_path, script)).run(
+            AgentCall(("x",), "portkit.crc32c/1", document_exits=frozenset(accepted))
+        )
 
 
 def test_operands_follow_a_double_dash(tmp_path: Path) -> None:
     agent = fake_agent(tmp_path, """printf '{"schema":"portkit.crc32c/1","argv":"%s"}' "$*" """)
-    result = parse_target("local", agent).run(["crc32c"], "portkit.crc32c/1", operands=["-x", "--json"])
+    result = parse_target("local", agent).run(AgentCall(("crc32c",), "portkit.crc32c/1", operands=("-x", "--json")))
     assert result.document["argv"] == "crc32c --json -- -x --json"
 
 
@@ -174,3 +176,103 @@ def test_has_with_an_unknown_feature_is_bad_input() -> None:
     proc = portkit("cpu", "--has", "warpdrive")
     assert proc.returncode == 2
     assert "warpdrive" in proc.stderr
+
+
+# ------------------------------------------------- time limits and options
+
+
+def test_a_hanging_agent_is_stopped_at_its_time_limit(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    agent = fake_agent(tmp_path, f"echo $$ > {pidfile}; exec sleep 300")
+    proc = portkit("vdso", "bench", "--agent", str(agent), "--timeout", "1")
+    assert proc.returncode == 3
+    assert proc.stderr.startswith("portkit: error: `vdso bench` on local did not finish within 1 s")
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not running(int(pidfile.read_text()))  # stopped, not left running
+
+
+def test_a_hanging_emulator_is_stopped_with_what_it_runs(tmp_path: Path) -> None:
+    """Under qemu-user the agent is qemu's child: the whole session goes."""
+    pidfile = tmp_path / "pid"
+    agent = fake_agent(tmp_path, f"sleep 300 & echo $! > {pidfile}; wait")
+    proc = portkit("cpu", "--agent", str(agent), "--timeout", "0.5")
+    assert proc.returncode == 3 and "`cpu` on local did not finish within 0.5 s" in proc.stderr
+    assert not running(int(pidfile.read_text()))
+
+
+def running(pid: int) -> bool:
+    """Alive, not merely a zombie that its new parent has yet to reap."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+AGENT_RUNS = [
+    ["cpu"],
+    ["cpu", "--has", "sse2"],
+    ["vdso"],
+    ["vdso", "verify", "--iterations", "100000000"],
+    ["vdso", "bench", "--calls", "100000000", "--repeat", "10"],
+    ["crc32c", "README.md"],
+    ["crc32c", "-"],
+    ["crc32c", "--check", "README.md"],
+    ["crc32c", "--bench", "--sizes", "1024m", "--seconds", "3600"],
+]
+
+
+@pytest.mark.parametrize("argv", AGENT_RUNS, ids=" ".join)
+def test_every_agent_run_has_a_time_limit(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from portkit.core import target
+
+    calls: list[AgentCall] = []
+
+    def record(self: target.Target, call: AgentCall) -> target.AgentResult:
+        calls.append(call)
+        raise EnvironmentProblem("recorded")
+
+    monkeypatch.setattr(target.Target, "run", record)
+    assert main([*argv, "--agent", "/bin/true"]) == 3
+    assert calls[0].timeout is not None and target.START_SECONDS <= calls[0].timeout < 7 * 24 * 3600
+    assert main([*argv, "--agent", "/bin/true", "--timeout", "7"]) == 3
+    assert calls[1].timeout == 7
+    assert main([*argv, "--agent", "/bin/true", "--timeout", "0"]) == 3
+    assert calls[2].timeout is None
+
+
+@pytest.mark.parametrize("option", [["--target", "qemu-arm"], ["--agent", "x"], ["--timeout", "5"], ["--target"]])
+def test_a_host_command_refuses_target_options(option: list[str]) -> None:
+    proc = portkit("layout", "examples/legacy32/include/seed.h", *option)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("portkit: error: portkit layout: ")
+    assert "runs on this host" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["vdso", "list", "--calls", "5"], "portkit vdso list: --calls is a bench option"),
+        (["vdso", "--iterations", "5"], "portkit vdso list: --iterations is a verify option"),
+        (["vdso", "bench", "--require"], "portkit vdso bench: --require is a list option"),
+        (["vdso", "verify", "--dump", "x"], "portkit vdso verify: --dump is a list option"),
+        (["vdso", "--image", "a", "--dump", "b"], "--image and --dump cannot be combined"),
+        (["vdso", "bench", "--calls", "0"], "argument --calls: 0 is not from 1 to 100000000"),
+        (["vdso", "bench", "--calls", "2e3"], "argument --calls: '2e3' is not a whole number"),
+        (["vdso", "bench", "--calls", "100000000", "--repeat", "11"], "is more than 1000000000 calls per path"),
+        (["vdso", "verify", "--iterations", "-3"], "argument --iterations: -3 is not from 1 to 100000000"),
+        (["crc32c", "--sizes", "64", "f"], "portkit crc32c: --sizes is a --bench option"),
+        (["crc32c", "--check", "l", "--seconds", "1"], "portkit crc32c: --seconds is a --bench option"),
+        (["crc32c", "--bench", "--sizes", "4x"], "'4x' is not a size from 1 byte to 1 GiB"),
+        (["crc32c", "--bench", "--sizes", "2g"], "'2g' is not a size"),
+        (["crc32c", "--bench", "--sizes", "0"], "'0' is not a size"),
+        (["crc32c", "--bench", "--sizes", ","], "needs at least one size"),
+        (["crc32c", "--bench", "--seconds", "0"], "0 is not above 0 and up to 3600 seconds"),
+        (["cpu", "--timeout", "-1"], "-1 is not from 0 up to 604800 seconds"),
+    ],
+)
+def test_agent_options_are_checked_before_the_agent_starts(argv: list[str], message: str, tmp_path: Path) -> None:
+    """The agent named does not exist: exit 2 (not 3) shows it was never started."""
+    proc = portkit(*argv, "--agent", str(tmp_path / "absent"))
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -1,48 +1,26 @@
-"""`portkit COMMAND [options]`: the command line every capability plugs into.
+"""`portkit COMMAND [options]`: the top of the host tool, the one place that
+knows every command (docs/architecture.md).
 
-Each command module has `register(subparsers, common)` that adds its parser
-with `set_defaults(run=...)`; `run(args) -> int` returns the exit code.
+Each command package under portkit/commands/ has `command.py` with
+`register(subparsers)`, which adds its parser through core.command.add_command;
+`run(args) -> int` returns the exit code. Errors end here as one line.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import NoReturn
 
-from portkit import __version__, cpu, crc32c_cmd, vdso
-from portkit.errors import BadInput, Exit, PortkitError
-from portkit.layout import command as layout
+from portkit import __version__
+from portkit.commands.cpu import command as cpu
+from portkit.commands.crc32c import command as crc32c
+from portkit.commands.layout import command as layout
+from portkit.commands.vdso import command as vdso
+from portkit.core.command import Parser
+from portkit.core.errors import Exit, PortkitError
 
-COMMANDS = (cpu, vdso, crc32c_cmd, layout)
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as one line (exit 2), not a usage dump."""
-
-    def error(self, message: str) -> NoReturn:
-        raise BadInput(f"{self.prog}: {message} (see --help)")
-
-
-def common_options() -> argparse.ArgumentParser:
-    """Options every command takes (design.md conventions)."""
-    common = Parser(add_help=False)
-    group = common.add_argument_group("output and target")
-    group.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
-    group.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE atomically instead of stdout")
-    group.add_argument(
-        "--target",
-        default="local",
-        metavar="SPEC",
-        help="where the agent runs: local (default), qemu-ARCH or qemu-ARCH:CPU, e.g. qemu-aarch64:cortex-a53",
-    )
-    group.add_argument(
-        "--agent", type=Path, metavar="PATH", help="the portkit-target binary to run (default: the built one)"
-    )
-    return common
+COMMANDS = (cpu, vdso, crc32c, layout)
 
 
 def build_parser() -> Parser:
@@ -52,10 +30,9 @@ def build_parser() -> Parser:
         epilog="example: portkit vdso bench --target qemu-aarch64",
     )
     parser.add_argument("--version", action="version", version=f"portkit {__version__}")
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    common = common_options()
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=Parser)
     for module in COMMANDS:
-        module.register(subparsers, common)
+        module.register(subparsers)
     return parser
 
 

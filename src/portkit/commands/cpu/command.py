@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from portkit.commands import add_command
-from portkit.output import emit, fields, styled, words
-from portkit.target import target_from_args
+from portkit.core.command import add_command
+from portkit.core.output import emit, fields, styled, words
+from portkit.core.target import AgentCall, run_agent
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -17,15 +17,15 @@ if TYPE_CHECKING:
 SCHEMA = "portkit.cpu/1"
 
 
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     parser = add_command(
         subparsers,
-        common,
         "cpu",
         "optional instruction-set features of a target's CPU and kernel",
         __doc__,
         "examples:\n  portkit cpu\n  portkit cpu --target qemu-aarch64:cortex-a53 --has crc32,pmull",
         run,
+        runs_on="agent",
     )
     parser.add_argument(
         "--has",
@@ -37,10 +37,8 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 def run(args: argparse.Namespace) -> int:
     # The agent decides --has (it knows the names of its architecture, unnamed
     # hwcap bits included) and reports "wanted" and "missing".
-    result = target_from_args(args).run(["cpu", *(["--has", args.has] if args.has is not None else [])], SCHEMA)
-    document = result.document
-    document["target"] = args.target
-    emit(args.format, document, render, args.output)
+    result = run_agent(args, AgentCall(("cpu", *(("--has", args.has) if args.has is not None else ())), SCHEMA))
+    emit(args.format, result.document, render, args.output)
     return result.exit_code
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from portkit.layout import clang
-from portkit.layout.abis import Abi
-from portkit.output import styled
+from portkit.core.abis import Abi
+from portkit.core.output import styled
+from portkit.cparse import libclang as clang
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

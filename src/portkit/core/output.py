@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from portkit.errors import BadInput
+from portkit.core.errors import BadInput
 
 if TYPE_CHECKING:  # rich is imported only when text is rendered: JSON output starts ~50 ms faster
     from rich.console import RenderableType

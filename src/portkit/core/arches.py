@@ -15,7 +15,7 @@ class Arch:
     name: str
     triple: str
     data_model: str
-    qemu: str | None  # qemu-user program; None when it runs natively here
+    qemu: str  # the qemu-user program that runs it on any other machine
 
 
 ARCHES: tuple[Arch, ...] = (

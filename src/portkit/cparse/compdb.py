@@ -6,7 +6,7 @@ import json
 import shlex
 from pathlib import Path
 
-from portkit.errors import BadInput
+from portkit.core.errors import BadInput
 
 
 def load_compile_commands(path: Path | None) -> dict[str, list[str]]:

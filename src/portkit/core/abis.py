@@ -1,6 +1,6 @@
 """The ABIs `portkit layout` compares, named once: a short name, the GNU
 triple (the cross toolchain and its Debian sysroot), clang's triple and the
-data model. Linux triples come from portkit.arches; the others are only
+data model. Linux triples come from portkit.core.arches; the others are only
 layout targets (no agent runs there)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field, replace
 
-from portkit.arches import ALIASES as ARCH_ALIASES
-from portkit.arches import find_arch
-from portkit.errors import BadInput
+from portkit.core.arches import ALIASES as ARCH_ALIASES
+from portkit.core.arches import find_arch
+from portkit.core.errors import BadInput
 
 
 @dataclass(frozen=True)

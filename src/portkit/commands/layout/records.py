@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from portkit.layout.clang import is_virtual_base
+from portkit.cparse.libclang import is_virtual_base
 
 TIME_TYPEDEFS = (
     "time_t",

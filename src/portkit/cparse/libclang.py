@@ -10,8 +10,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from portkit.errors import EnvironmentProblem
-from portkit.layout.abis import Abi
+from portkit.core.abis import Abi
+from portkit.core.errors import EnvironmentProblem
 
 FALLBACK_INCLUDE = Path(__file__).parent / "include"  # freestanding stddef.h etc. for any triple
 

@@ -10,29 +10,29 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from portkit.commands import add_command
-from portkit.errors import BadInput, Exit
-from portkit.layout import bases, clang
-from portkit.layout.abis import DEFAULT_ABIS, Abi, known_names, parse_abi
-from portkit.layout.compare import differs, reasons
-from portkit.layout.compdb import load_compile_commands
-from portkit.layout.records import Record, collect
-from portkit.layout.types import render_types, type_table
-from portkit.output import columns, emit, styled
+from portkit.commands.layout import bases
+from portkit.commands.layout.compare import differs, reasons
+from portkit.commands.layout.records import Record, collect
+from portkit.commands.layout.types import render_types, type_table
+from portkit.core.abis import DEFAULT_ABIS, Abi, known_names, parse_abi
+from portkit.core.command import add_command
+from portkit.core.errors import BadInput, Exit
+from portkit.core.output import columns, emit, styled
+from portkit.cparse import libclang as clang
+from portkit.cparse.compdb import load_compile_commands
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from portkit.output import Cell
+    from portkit.core.output import Cell
 
 SCHEMA = "portkit.layout/1"
 MAX_BYTES = 64 * 1024 * 1024  # a header beyond this is not a header
 
 
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     parser = add_command(
         subparsers,
-        common,
         "layout",
         "struct and union layouts across data models (ILP32, LP64, LLP64), exact to the byte",
         __doc__,
@@ -45,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
             f"ABIs: {known_names()} (or their triples); NAME:FLAGS is NAME with extra compiler flags"
         ),
         run,
+        runs_on="host",
     )
     parser.add_argument("inputs", nargs="*", type=Path, metavar="HEADER_OR_SOURCE")
     parser.add_argument(

@@ -1,82 +1,16 @@
-"""`portkit vdso [list|verify|bench]`: is there a vDSO, does it agree with the
-kernel, and what does it save? (seed: aarch64-compat-vdso-pitfall: 32-bit apps
-on an arm64 kernel built without CROSS_COMPILE_COMPAT silently lose it and
-every gettimeofday becomes a system call.)"""
+"""How `portkit vdso` shows the agent's documents as text: the list of
+symbols, the verdict of each check, and the costs per call."""
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from portkit.commands import add_command
-from portkit.output import emit, fields, styled
-from portkit.target import target_from_args
+from portkit.core.output import fields, styled
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-SCHEMAS = {"list": "portkit.vdso/1", "verify": "portkit.vdso-verify/1", "bench": "portkit.vdso-bench/1"}
 STATUS_STYLE = {"pass": "green", "fail": "bold red", "unsupported": "dim", "absent": "yellow"}
-
-
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    parser = add_command(
-        subparsers,
-        common,
-        "vdso",
-        "list, verify and benchmark the kernel's vDSO",
-        __doc__,
-        (
-            "examples:\n"
-            "  portkit vdso                          what this process's vDSO exports\n"
-            "  portkit vdso verify                   vDSO and system calls agree for every clock\n"
-            "  portkit vdso bench --calls 500000     the field report's experiment\n"
-            "  portkit vdso --agent build/i686-linux-gnu/portkit-target   a 32-bit process (compat vDSO)\n"
-            "  portkit vdso --image arch/arm64/kernel/vdso32/vdso.so      a kernel build's compat vDSO"
-        ),
-        run,
-    )
-    parser.add_argument("mode", nargs="?", choices=tuple(SCHEMAS), default="list", help="default: list")
-    group = parser.add_argument_group("list")
-    group.add_argument("--image", type=Path, metavar="FILE", help="parse a vdso.so file instead of the live vDSO")
-    group.add_argument("--dump", type=Path, metavar="FILE", help="save the live vDSO image to FILE")
-    group.add_argument("--require", action="store_true", help="exit 1 when there is no vDSO")
-    group = parser.add_argument_group("verify")
-    group.add_argument("--iterations", type=int, metavar="N", help="interleaved samples per check")
-    group.add_argument("--clock", metavar="NAME", help="check only this clock (e.g. MONOTONIC)")
-    group = parser.add_argument_group("bench")
-    group.add_argument("--calls", type=int, metavar="N", help="calls per measurement (default 500000)")
-    group.add_argument("--repeat", type=int, metavar="R", help="measurements per method; the median is shown")
-
-
-def agent_arguments(args: argparse.Namespace) -> list[str]:
-    """The agent's command line for the options the user gave."""
-    argv = ["vdso", args.mode]
-    options = {
-        "--image": args.image,
-        "--dump": args.dump,
-        "--iterations": args.iterations,
-        "--clock": args.clock,
-        "--calls": args.calls,
-        "--repeat": args.repeat,
-    }
-    for flag, value in options.items():
-        if value is not None:
-            argv += [flag, str(value)]
-    if args.require:
-        argv.append("--require")
-    return argv
-
-
-def run(args: argparse.Namespace) -> int:
-    target = target_from_args(args)
-    result = target.run(agent_arguments(args), SCHEMAS[args.mode])
-    document = result.document
-    document["target"] = args.target
-    render = {"list": render_list, "verify": render_verify, "bench": render_bench}[args.mode]
-    emit(args.format, document, render, args.output)
-    return result.exit_code
 
 
 def _header(document: dict) -> list[tuple[str, RenderableType]]:

@@ -1,0 +1,1 @@
+"""`portkit crc32c`."""

@@ -1,0 +1,120 @@
+"""`portkit vdso [list|verify|bench]`: is there a vDSO, does it agree with the
+kernel, and what does it save? (seed: aarch64-compat-vdso-pitfall: 32-bit apps
+on an arm64 kernel built without CROSS_COMPILE_COMPAT silently lose it and
+every gettimeofday becomes a system call.)"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from portkit.commands.vdso.render import render_bench, render_list, render_verify
+from portkit.core.command import add_command, refuse_foreign_options, whole
+from portkit.core.errors import BadInput
+from portkit.core.output import emit
+from portkit.core.target import START_SECONDS, AgentCall, run_agent
+
+SCHEMAS = {"list": "portkit.vdso/1", "verify": "portkit.vdso-verify/1", "bench": "portkit.vdso-bench/1"}
+RENDERERS = {"list": render_list, "verify": render_verify, "bench": render_bench}
+# Which mode takes each option (by argparse dest); the agent's limits are the same.
+OWNERS = {
+    "image": "list",
+    "dump": "list",
+    "require": "list",
+    "iterations": "verify",
+    "clock": "verify",
+    "calls": "bench",
+    "repeat": "bench",
+}
+DEFAULT_ITERATIONS = 10_000
+DEFAULT_CALLS = 500_000  # the field report's loop
+DEFAULT_REPEAT = 5
+MAX_TOTAL_CALLS = 1_000_000_000  # per path, as the agent allows
+# A generous cost of one call on a slow board or under emulation, and how many
+# calls verify (checks x 3 readings) and bench (2 functions x 3 paths) make per unit.
+SECONDS_PER_CALL = 5e-6
+VERIFY_CALLS_PER_ITERATION = 60 * 3
+BENCH_CALLS_PER_CALL = 2 * 3
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = add_command(
+        subparsers,
+        "vdso",
+        "list, verify and benchmark the kernel's vDSO",
+        __doc__,
+        (
+            "examples:\n"
+            "  portkit vdso                          what this process's vDSO exports\n"
+            "  portkit vdso verify                   vDSO and system calls agree for every clock\n"
+            "  portkit vdso bench --calls 500000     the field report's experiment\n"
+            "  portkit vdso --agent build/i686-linux-gnu/portkit-target   a 32-bit process (compat vDSO)\n"
+            "  portkit vdso --image arch/arm64/kernel/vdso32/vdso.so      a kernel build's compat vDSO"
+        ),
+        run,
+        runs_on="agent",
+    )
+    parser.add_argument("mode", nargs="?", choices=tuple(SCHEMAS), default="list", help="default: list")
+    group = parser.add_argument_group("list")
+    group.add_argument("--image", type=Path, metavar="FILE", help="parse a vdso.so file instead of the live vDSO")
+    group.add_argument("--dump", type=Path, metavar="FILE", help="save the live vDSO image to FILE")
+    group.add_argument("--require", action="store_true", default=None, help="exit 1 when there is no vDSO")
+    group = parser.add_argument_group("verify")
+    group.add_argument(
+        "--iterations",
+        type=whole(1, 100_000_000),
+        metavar="N",
+        help=f"interleaved samples per check (default {DEFAULT_ITERATIONS})",
+    )
+    group.add_argument("--clock", metavar="NAME", help="check only this clock (e.g. MONOTONIC)")
+    group = parser.add_argument_group("bench")
+    group.add_argument(
+        "--calls", type=whole(1, 100_000_000), metavar="N", help=f"calls per measurement (default {DEFAULT_CALLS})"
+    )
+    group.add_argument(
+        "--repeat",
+        type=whole(1, 1000),
+        metavar="R",
+        help=f"measurements per method; the median is shown (default {DEFAULT_REPEAT})",
+    )
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """What the agent would refuse, refused here before it starts."""
+    prog = f"portkit vdso {args.mode}"
+    refuse_foreign_options(args, prog, args.mode, OWNERS)
+    if args.image is not None and args.dump is not None:
+        raise BadInput(f"{prog}: --image and --dump cannot be combined (--dump writes the live vDSO)")
+    calls, repeat = args.calls or DEFAULT_CALLS, args.repeat or DEFAULT_REPEAT
+    if calls * repeat > MAX_TOTAL_CALLS:
+        raise BadInput(f"{prog}: --calls {calls} x --repeat {repeat} is more than {MAX_TOTAL_CALLS} calls per path")
+
+
+def agent_call(args: argparse.Namespace) -> AgentCall:
+    """The agent's command line for the options the user gave, and its time limit."""
+    argv = ["vdso", args.mode]
+    for dest in OWNERS:
+        value = getattr(args, dest)
+        if value is True:
+            argv.append(f"--{dest}")
+        elif value is not None:
+            argv += [f"--{dest}", str(value)]
+    return AgentCall(tuple(argv), SCHEMAS[args.mode], timeout(args))
+
+
+def timeout(args: argparse.Namespace) -> float:
+    """Start-up plus the calls this mode makes, each at a slow board's cost."""
+    if args.mode == "verify":
+        calls = (args.iterations or DEFAULT_ITERATIONS) * VERIFY_CALLS_PER_ITERATION
+    elif args.mode == "bench":
+        calls = (args.calls or DEFAULT_CALLS) * (args.repeat or DEFAULT_REPEAT) * BENCH_CALLS_PER_CALL
+    else:
+        calls = 0
+    return START_SECONDS + calls * SECONDS_PER_CALL
+
+
+def run(args: argparse.Namespace) -> int:
+    check_options(args)
+    result = run_agent(args, agent_call(args))
+    emit(args.format, result.document, RENDERERS[args.mode], args.output)
+    return result.exit_code

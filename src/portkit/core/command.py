@@ -1,0 +1,134 @@
+"""How a command plugs into `portkit` (docs/architecture.md, "Adding a host command").
+
+Each command package has a `command.py` whose `register(subparsers)` calls
+add_command() once; the run function it names returns the exit code. Options
+belong to the commands that use them: an agent command gets --target, --agent
+and --timeout, a host command refuses them with one line rather than ignoring them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Literal, NoReturn
+
+from portkit.core.errors import BadInput
+
+Runs = Literal["agent", "host"]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line (exit 2), not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        raise BadInput(f"{self.prog}: {message} (see --help)")
+
+
+def add_command(
+    subparsers: argparse._SubParsersAction,
+    name: str,
+    summary: str,
+    description: str | None,
+    examples: str,
+    run: Callable[[argparse.Namespace], int],
+    *,
+    runs_on: Runs,
+    formats: Sequence[str] = ("text", "json"),
+) -> argparse.ArgumentParser:
+    """Adds `portkit NAME`: a help text whose epilog shows examples (every
+    command's --help must), the output options, the target options of an agent
+    command (runs_on="agent"), and its run function."""
+    parser = subparsers.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=examples,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    group = parser.add_argument_group("output")
+    group.add_argument("--format", choices=tuple(formats), default=formats[0], help=f"{' or '.join(formats)}")
+    group.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE atomically instead of stdout")
+    if runs_on == "agent":
+        _add_target_options(parser)
+    else:
+        for option in ("--target", "--agent", "--timeout"):
+            parser.add_argument(option, action=_HostOnly, help=argparse.SUPPRESS)
+    parser.set_defaults(run=run)
+    return parser
+
+
+def _add_target_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("target")
+    group.add_argument(
+        "--target",
+        default="local",
+        metavar="SPEC",
+        help="where the agent runs: local (default), qemu-ARCH or qemu-ARCH:CPU, e.g. qemu-aarch64:cortex-a53",
+    )
+    group.add_argument(
+        "--agent", type=Path, metavar="PATH", help="the portkit-target binary to run (default: the built one)"
+    )
+    group.add_argument(
+        "--timeout",
+        type=seconds(7 * 24 * 3600, zero=True),
+        metavar="S",
+        help="stop the agent after S seconds (default: suited to the command and its options; 0: no limit)",
+    )
+
+
+class _HostOnly(argparse.Action):
+    """A target option given to a command that runs on this host."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        kwargs.pop("nargs", None)
+        super().__init__(option_strings, dest, nargs="?", **kwargs)  # type: ignore[arg-type]
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        raise BadInput(
+            f"{parser.prog}: {'/'.join(self.option_strings)}: this command runs on this host, "
+            "not on a target (--target, --agent and --timeout are for cpu, vdso and crc32c)"
+        )
+
+
+def refuse_foreign_options(args: argparse.Namespace, prog: str, mode: str, owners: Mapping[str, str]) -> None:
+    """Refuses an option given to a mode of a command that does not take it
+    (owners: an option's dest -> the mode that does), rather than letting the
+    agent's own message through or ignoring it."""
+    for dest, owner in owners.items():
+        if owner != mode and getattr(args, dest) not in (None, False):
+            raise BadInput(f"{prog}: --{dest.replace('_', '-')} is a {owner} option")
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number in [low, high], as the agent accepts it."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def seconds(high: float, *, zero: bool = False) -> Callable[[str], float]:
+    """An argparse type: a number of seconds above 0 (or 0 itself, when zero
+    means something) and at most high."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+        if not (0 < value <= high or (zero and value == 0)):
+            low = "from 0" if zero else "above 0 and"
+            raise argparse.ArgumentTypeError(f"{text} is not {low} up to {high:g} seconds")
+        return value
+
+    parse.__name__ = "seconds"
+    return parse
