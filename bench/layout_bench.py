@@ -8,6 +8,10 @@ compiled from them (timed with and without that compile), once per ABI. The
 two agree on every record's size for both ABIs before anything is timed.
 Rounds alternate; medians and ratios go to docs/benchmarks.md.
 
+The scaling case lays out generated headers of 1000 to 8000 records for the
+seed's pair, beside gcc + pahole on the same headers: portkit's time per record
+must stay flat as the count grows (it was quadratic in places once).
+
     python bench/layout_bench.py [--rounds 9] [--write docs/benchmarks.md]
 """
 
@@ -30,11 +34,18 @@ ROOT = Path(__file__).resolve().parent.parent
 HEADERS = sorted((ROOT / "tests/data/layout").glob("*.h")) + sorted((ROOT / "examples/legacy32/include").glob("*.h"))
 TRIPLES = {"aarch64": "aarch64-linux-gnu", "arm": "arm-linux-gnueabihf"}
 BEGIN, END = "<!-- layout-bench:begin -->", "<!-- layout-bench:end -->"
+SCALING_COUNTS = (1000, 2000, 4000, 8000)
 
 
-def portkit_cmd(abis: list[str]) -> list[str]:
+def generated_header(path: Path, count: int) -> Path:
+    """count records, each of a pointer, a long and an int: all change between ILP32 and LP64."""
+    path.write_text("".join(f"struct g{i} {{ void *p; long a; int b; }};\n" for i in range(count)))
+    return path
+
+
+def portkit_cmd(abis: list[str], headers: list[Path] = HEADERS) -> list[str]:
     flags = [f"--abi={a}" for a in abis]
-    return [sys.executable, "-m", "portkit", "layout", "--all", *flags, "--format", "json", *map(str, HEADERS)]
+    return [sys.executable, "-m", "portkit", "layout", "--all", *flags, "--format", "json", *map(str, headers)]
 
 
 def compile_cmd(triple: str, src: Path, obj: Path) -> list[str]:
@@ -59,6 +70,25 @@ def agree(portkit_out: str, pahole_out: str, abi: str) -> int:
     if wrong or len(common) < 20:
         sys.exit(f"layout_bench: portkit and pahole disagree: {wrong or f'only {len(common)} records in common'}")
     return len(common)
+
+
+def measure_scaling(tmp: Path, rounds: int) -> list[str]:
+    """Markdown rows: portkit and gcc + pahole on generated headers of growing size."""
+    rows = []
+    headers = {n: generated_header(tmp / f"gen{n}.c", n) for n in SCALING_COUNTS}  # .c: gcc -c compiles it
+    times: dict[tuple[str, int], list[float]] = {}
+    for _ in range(rounds):
+        for n, header in headers.items():
+            times.setdefault(("portkit", n), []).append(timed(portkit_cmd(["arm", "aarch64"], [header]))[0])
+            peer = 0.0
+            for triple in TRIPLES.values():
+                obj = tmp / f"gen{n}-{triple}.o"
+                peer += timed(compile_cmd(triple, header, obj))[0] + timed(["pahole", str(obj)])[0]
+            times.setdefault(("peer", n), []).append(peer)
+    for n in SCALING_COUNTS:
+        ours, peer = statistics.median(times["portkit", n]), statistics.median(times["peer", n])
+        rows.append(f"| {n} | {ours * 1000:.0f} | {ours * 1e6 / n:.0f} | {peer * 1000:.0f} | {ours / peer:.2f} |")
+    return rows
 
 
 def machine() -> str:
@@ -92,6 +122,7 @@ def main() -> None:
             for abi, triple in TRIPLES.items():
                 times.setdefault(f"compile {abi}", []).append(timed(compile_cmd(triple, src, objs[abi]))[0])
                 times.setdefault(f"pahole {abi}", []).append(timed(["pahole", str(objs[abi])])[0])
+        scaling = measure_scaling(Path(tmp), args.rounds)
     med = {k: statistics.median(v) * 1000 for k, v in times.items()}
     version = subprocess.run(["pahole", "--version"], capture_output=True, text=True).stdout.strip()
     rows = []
@@ -114,6 +145,13 @@ def main() -> None:
                 "| gcc + pahole | portkit / (gcc + pahole) | portkit / pahole alone |",
                 "|---|---|---|---|---|---|---|",
                 *rows,
+                "",
+                f"Scaling: generated headers, every record laid out for arm and aarch64; {args.rounds} alternating "
+                "rounds, medians. gcc + pahole: both triples' gcc -g -c and pahole.",
+                "",
+                "| records | portkit ms | portkit µs per record | gcc + pahole ms | portkit / (gcc + pahole) |",
+                "|---:|---:|---:|---:|---:|",
+                *scaling,
                 END,
             ]
         )

@@ -179,6 +179,115 @@ def test_compile_commands(tmp_path: Path, capsys) -> None:
     assert size(doc, "struct w", "aarch64") == 8
 
 
+# A project whose one entry uses every flag form that matters: a separate
+# -U after -D, a relative -include, -isystem and -iquote, a response file,
+# and target flags of the AArch32 build it came from.
+PROJECT_SOURCE = """#include <sys_cfg.h>
+#include "quoted.h"
+#ifdef FOO
+#error FOO must be undefined by -U FOO
+#endif
+_Static_assert(BAR == 1 && PRE == 3 && FROM_RSP == 4 && SYS_CFG == 5 && QUOTED == 6, "flags");
+struct msg { long stamp; int pad[BAR + PRE]; };
+"""
+
+
+def make_project(root: Path) -> Path:
+    (root / "src" / "sys").mkdir(parents=True)
+    (root / "src" / "quote").mkdir()
+    (root / "build").mkdir()
+    (root / "src" / "pre.h").write_text("#define PRE 3\n")
+    (root / "src" / "sys" / "sys_cfg.h").write_text("#define SYS_CFG 5\n")
+    (root / "src" / "quote" / "quoted.h").write_text("#define QUOTED 6\n")
+    (root / "src" / "flags.rsp").write_text("-DFROM_RSP=4\n")
+    (root / "src" / "msg.c").write_text(PROJECT_SOURCE)
+    (root / "src" / "msg.h").write_text("struct header { void *next; long size; };\n")
+    argv = ["arm-linux-gnueabihf-gcc", "-DFOO", "-U", "FOO", "-DBAR=1", "-include", "pre.h", "-isystem", "sys"]
+    argv += ["-iquote", "quote", "@flags.rsp", "-march=armv7-a", "-mfpu=neon", "-MD", "-MF", "msg.d"]
+    argv += ["-o", "msg.o", "-c", "msg.c"]
+    entry = {"directory": str(root / "src"), "arguments": argv, "file": "msg.c"}
+    (root / "build" / "compile_commands.json").write_text(json.dumps([entry]))
+    return root / "build"
+
+
+def test_the_projects_flags_mean_to_gcc_what_the_test_expects(tmp_path: Path) -> None:
+    """Ground truth for the fixture: the entry's own command, run by the real cross GCC, compiles."""
+    build = make_project(tmp_path)
+    entry = json.loads((build / "compile_commands.json").read_text())[0]
+    subprocess.run(entry["arguments"], cwd=entry["directory"], check=True)
+
+
+@pytest.mark.parametrize("where", ["build", "build/compile_commands.json", "renamed.json"])
+def test_compile_database_flags_as_the_compiler_reads_them(tmp_path: Path, capsys, where: str) -> None:
+    build = make_project(tmp_path)
+    (tmp_path / "renamed.json").write_text((build / "compile_commands.json").read_text())
+    code, doc = layout_json(capsys, str(tmp_path / "src" / "msg.c"), "-p", str(tmp_path / where))
+    assert code == 0 and doc["problems"] == [], doc["problems"]
+    assert (size(doc, "struct msg", "arm"), size(doc, "struct msg", "aarch64")) == (20, 24)
+
+
+def test_a_header_gets_the_flags_of_its_nearest_source(tmp_path: Path, capsys) -> None:
+    build = make_project(tmp_path)
+    header = tmp_path / "src" / "needs_flags.h"
+    header.write_text('#include "quoted.h"\nstruct q { long v[QUOTED]; };\n')
+    code, doc = layout_json(capsys, str(header), "-p", str(build))
+    assert code == 0 and doc["problems"] == []
+    assert size(doc, "struct q", "aarch64") == 48
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no such file"),
+        ("{not json", "not a compile_commands.json"),
+        ('{"file": "a.c"}', "expected a list of entries"),
+        ('[{"directory": "/"}]', "expected a list of entries"),
+    ],
+)
+def test_a_bad_compile_database_is_one_line(tmp_path: Path, content: str | None, message: str) -> None:
+    if content is not None:
+        (tmp_path / "compile_commands.json").write_text(content)
+    header = LEGACY / "seed.h"
+    proc = subprocess.run(
+        [sys.executable, "-m", "portkit", "layout", str(header), "-p", str(tmp_path)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
+
+
+def test_a_file_that_crashes_the_parser_is_one_error_and_the_rest_is_reported(tmp_path: Path) -> None:
+    """2.5 million terms overflow even the parse workers' deep stack: that file is lost, not the run."""
+    crash = tmp_path / "deeper.c"
+    crash.write_text("int x = " + "+".join(["1"] * 2_500_000) + ";\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "portkit", "layout", "--abi", "aarch64", str(crash), str(LEGACY / "seed.h")],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == f"portkit: error: {crash}: the parser was killed by SIGSEGV (aarch64)\n"
+    assert "struct bar" in proc.stdout and "long_union_t" in proc.stdout
+
+
+def test_a_deeply_nested_expression_parses(tmp_path: Path, capsys) -> None:
+    """The issue's case: 500000 terms killed portkit itself (SIGSEGV, exit 139) when libclang ran in-process."""
+    deep = tmp_path / "deep.c"
+    deep.write_text("int x = " + "+".join(["1"] * 500_000) + ";\nstruct s { int a; long b; };\n")
+    code, doc = layout_json(capsys, str(deep))
+    assert code == 0 and (size(doc, "struct s", "arm"), size(doc, "struct s", "aarch64")) == (8, 16)
+
+
+def test_a_parse_past_its_time_limit_is_one_error(tmp_path: Path) -> None:
+    slow = tmp_path / "slow.c"
+    slow.write_text("int x = " + "+".join(["1"] * 500_000) + ";\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "portkit", "layout", "--parse-timeout", "0.05", str(slow), str(LEGACY / "seed.h")],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert f"{slow}: the parser did not finish within 0.05 s (arm, aarch64)" in proc.stderr
+
+
 C_TOKENS = st.sampled_from(
     [
         "struct",

@@ -1,35 +1,141 @@
-"""compile_commands.json: the -I/-D/-U/-std flags each file was compiled with."""
+"""A compilation database (compile_commands.json) read by libclang itself:
+its command splitting, @response files and, for a header no entry names,
+the command of the nearest source file, as clang tools do.
+
+From each command portkit keeps what decides how the code reads (macros,
+include paths, -include, language standard, -f options) and drops what belongs
+to one build: the compiler, inputs, outputs and dependency files, and the
+target (-target, -m...), since portkit parses the same file for several ABIs.
+Relative paths stay relative to the entry's directory (-working-directory).
+"""
 
 from __future__ import annotations
 
 import json
-import shlex
+import os
+import tempfile
 from pathlib import Path
 
 from portkit.core.errors import BadInput
+from portkit.cparse.libclang import cindex
+
+NAME = "compile_commands.json"
+# Options whose value is the next argument (GCC's and clang's spellings).
+TAKES_VALUE = frozenset(
+    [
+        "-I",
+        "-D",
+        "-U",
+        "-include",
+        "-imacros",
+        "-isystem",
+        "-iquote",
+        "-idirafter",
+        "-iprefix",
+        "-iwithprefix",
+        "-x",
+        "-o",
+        "-MF",
+        "-MT",
+        "-MQ",
+        "-target",
+        "-isysroot",
+        "--sysroot",
+        "-Xclang",
+        "-Xpreprocessor",
+        "-Xassembler",
+        "-Xlinker",
+        "-L",
+        "-l",
+        "-arch",
+    ]
+)
+# Of those and the rest, what one build or one target owns.
+DROP = frozenset(
+    [
+        "-o",
+        "-MF",
+        "-MT",
+        "-MQ",
+        "-target",
+        "-isysroot",
+        "--sysroot",
+        "-Xassembler",
+        "-Xlinker",
+        "-L",
+        "-l",
+        "-arch",
+        "-c",
+        "-S",
+        "-E",
+        "-M",
+        "-MM",
+        "-MD",
+        "-MMD",
+        "-MP",
+        "-MG",
+        "-Werror",
+        "-pedantic-errors",
+        "-save-temps",
+        "-pipe",
+    ]
+)
+DROP_PREFIXES = ("--target=", "--driver-mode=", "--sysroot=", "-Werror=", "-Wa,", "-Wl,", "-Wp,", "-MF", "-MT", "-MQ")
+KEEP_MACHINE = frozenset({"-mms-bitfields", "-mno-ms-bitfields"})  # -m options that decide layouts, not targets
 
 
-def load_compile_commands(path: Path | None) -> dict[str, list[str]]:
-    if path is None:
-        return {}
+class CompileDatabase:
+    """The flags each file is compiled with, for parsing it for any ABI."""
+
+    def __init__(self, path: Path) -> None:
+        """path: a build directory holding compile_commands.json, or such a file."""
+        directory = path if path.is_dir() else path.parent
+        self._tempdir: tempfile.TemporaryDirectory[str] | None = None
+        _check(directory / NAME if path.is_dir() else path)
+        if not path.is_dir() and path.name != NAME:  # libclang reads only that name: show it one
+            self._tempdir = tempfile.TemporaryDirectory(prefix="portkit-compdb.")
+            directory = Path(self._tempdir.name)
+            os.symlink(path.resolve(), directory / NAME)
+        ci = cindex()
+        try:
+            self._db = ci.CompilationDatabase.fromDirectory(str(directory))
+        except ci.CompilationDatabaseError:
+            raise BadInput(f"-p {path}: libclang could not read it as a compilation database") from None
+
+    def flags_for(self, source: Path) -> list[str]:
+        """The flags for source, from its own entry or its nearest neighbour's."""
+        commands = self._db.getCompileCommands(str(source.resolve()))
+        if not commands:
+            return []
+        command = commands[0]
+        return ["-working-directory", command.directory, *portable_flags(list(command.arguments), command.filename)]
+
+
+def portable_flags(argv: list[str], filename: str) -> list[str]:
+    """argv without the compiler, the inputs and what one build or target owns."""
+    out: list[str] = []
+    args = iter(argv[1:])
+    for arg in args:
+        if arg == "--":  # only inputs follow
+            break
+        value = next(args, None) if arg in TAKES_VALUE else None
+        if not arg.startswith("-") or arg == filename:
+            continue  # an input
+        if arg in DROP or arg.startswith(DROP_PREFIXES) or (arg.startswith("-m") and arg not in KEEP_MACHINE):
+            continue
+        out += [arg] if value is None else [arg, value]
+    return out
+
+
+def _check(path: Path) -> None:
+    """One clear line for a database libclang would only call unreadable."""
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
-        out: dict[str, list[str]] = {}
-        for e in entries:
-            directory = Path(e.get("directory", "."))
-            argv = e["arguments"] if "arguments" in e else shlex.split(e["command"])
-            keep: list[str] = []
-            it = iter(argv[1:])
-            for a in it:
-                if a in ("-I", "-D", "-isystem", "-include"):
-                    val = next(it, "")
-                    a = a + (str(directory / val) if a in ("-I", "-isystem") else val)
-                    keep.append(a)
-                elif a.startswith("-I"):
-                    keep.append("-I" + str(directory / a[2:]))
-                elif a.startswith(("-D", "-U", "-std=")):
-                    keep.append(a)
-            out[str((directory / e["file"]).resolve())] = keep
-        return out
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-        raise BadInput(f"{path}: not a compile_commands.json ({err})") from None
+    except FileNotFoundError:
+        raise BadInput(f"-p {path}: no such file (a build directory with {NAME}, or the file)") from None
+    except OSError as err:
+        raise BadInput(f"-p {path}: {err.strerror}") from None
+    except (UnicodeDecodeError, ValueError) as err:
+        raise BadInput(f"-p {path}: not a {NAME} ({err})") from None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and "file" in e for e in entries):
+        raise BadInput(f"-p {path}: not a {NAME} (expected a list of entries, each with a 'file')")

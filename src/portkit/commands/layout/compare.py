@@ -29,6 +29,7 @@ def reasons(versions: list[Record | None], abi_names: list[str]) -> list[str]:
             out.append(f"not defined (or not complete) for {missing}")
             continue
         mine = {f.name: f for f in other.fields}
+        theirs = {f.name for f in base.fields}
         tails = (base.in_tail_padding(), other.in_tail_padding())  # once per pair, not per field
         for f in base.fields:
             g = mine.get(f.name)
@@ -41,7 +42,7 @@ def reasons(versions: list[Record | None], abi_names: list[str]) -> list[str]:
             if line and line not in out:
                 out.append(line)
         for g in other.fields:
-            if g.name not in {f.name for f in base.fields}:
+            if g.name not in theirs:
                 line = f"{g.name}: only for {name}"
                 if line not in out:
                     out.append(line)
@@ -74,6 +75,4 @@ def _field_reason(f: Field, g: Field) -> str | None:
         return f"{f.name}: " + template.format(a=a, b=b)
     if f.align != g.align:
         return f"{f.name}: {key} aligned {f.align} -> {g.align}"
-    if (f.offset, f.bit_offset) != (g.offset, g.bit_offset):
-        return None  # moved only because something before it changed
-    return None
+    return None  # unchanged itself: it moved, if at all, because something before it changed

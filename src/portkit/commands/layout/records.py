@@ -4,7 +4,7 @@ and size, bit-fields, padding holes, anonymous members and C++ bases."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from portkit.cparse.libclang import is_virtual_base
 
@@ -36,6 +36,12 @@ class Field:
     reason_key: str = ""  # what decides the field's size: "long", "pointer", "time_t", ...
     unit: int = 0  # size of that type (an array's element), bytes
     empty: bool = False  # an empty base or [[no_unique_address]] member: occupies no bytes
+
+    def to_json(self) -> dict:
+        doc = {"name": self.name, "type": self.type, "offset": self.offset, "size": self.size, "align": self.align}
+        if self.bit_width is not None:
+            doc |= {"bit_offset": self.bit_offset, "bit_width": self.bit_width}
+        return doc
 
 
 @dataclass
@@ -85,15 +91,22 @@ class Record:
         }
 
     def to_json(self) -> dict:
-        doc = asdict(self)
-        doc["unplaced_bases"] = [b.type for b in self.unplaced]
-        doc["in_tail_padding"] = self.in_tail_padding()
-        del doc["unplaced"], doc["unlabelled_start"]
-        for f in doc["fields"]:
-            del f["reason_key"], f["unit"], f["empty"]
-            if f["bit_width"] is None:
-                del f["bit_offset"], f["bit_width"]
-        return doc
+        """The record in the document (docs/formats.md); built by hand, as
+        dataclasses.asdict's deep copies were most of a large report's time."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "file": self.file,
+            "line": self.line,
+            "size": self.size,
+            "align": self.align,
+            "fields": [f.to_json() for f in self.fields],
+            "holes": [{"after": h.after, "offset_bits": h.offset_bits, "bits": h.bits} for h in self.holes],
+            "bases": list(self.bases),
+            "problem": self.problem,
+            "unplaced_bases": [b.type for b in self.unplaced],
+            "in_tail_padding": self.in_tail_padding(),
+        }
 
 
 def reason_key(ci, t) -> tuple[str, int]:

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from portkit.core.abis import Abi
 from portkit.core.output import styled
-from portkit.cparse import libclang as clang
+from portkit.cparse.libclang import cindex
+from portkit.cparse.parse import parse
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -32,7 +33,7 @@ TYPES = (
 
 
 def type_table(abis: list[Abi], args: argparse.Namespace) -> list[dict]:
-    ci = clang.cindex()
+    ci = cindex()
     src = [
         "#include <stddef.h>",
         "#if __has_include(<sys/types.h>)",
@@ -55,7 +56,7 @@ def type_table(abis: list[Abi], args: argparse.Namespace) -> list[dict]:
     rows = {t: {"type": t} for t in TYPES}
     for abi in abis:
         flags = [f"-I{d}" for d in args.includes] + [f"-D{d}" for d in args.defines]
-        tu, _errors = clang.parse("portkit-types.c", abi, flags, args.sysroot, text)
+        tu, _errors = parse("portkit-types.c", abi, flags, args.sysroot, text)
         got: dict[int, tuple[int, int]] = {}
         if tu is not None:
             for c in tu.cursor.walk_preorder():

@@ -1,0 +1,106 @@
+"""Parsing one C or C++ file for a target ABI, as that target's GCC would see
+it: the target's builtin and libc headers, its triple, the file's own flags;
+errors as one-line problems. parse_in_workers() runs parsing where a crash
+inside libclang (a stack overflow on a deeply nested expression, say) costs
+only that file (docs/architecture.md, "Parsing C and C++")."""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TypeVar
+
+from portkit.core.abis import Abi
+from portkit.core.workers import Failed, run_isolated
+from portkit.cparse.libclang import cindex
+
+FALLBACK_INCLUDE = Path(__file__).parent / "include"  # freestanding stddef.h etc. for any triple
+# A nested expression takes about 500 bytes of stack per level in clang: 1 GiB
+# (address space, not memory, until used) parses a 1 MB `1+1+...+1`.
+STACK_BYTES = 1 << 30
+DEFAULT_TIMEOUT = 120.0  # seconds for one file and ABI; a header takes well under one
+
+Task = TypeVar("Task")
+Result = TypeVar("Result")
+
+
+def parse_in_workers(
+    work: Callable[[Task], Result], tasks: Sequence[Task], jobs: int, timeout: float | None
+) -> list[Result | Failed]:
+    """work(task), which parses with libclang, for every task in worker processes."""
+    cindex()  # loaded here once: the forked workers share it
+    return run_isolated(partial(_on_this_thread, work), tasks, jobs, timeout, STACK_BYTES)
+
+
+def _on_this_thread(work: Callable[[Task], Result], task: Task) -> Result:
+    # libclang parses on a thread of its own with an 8 MiB stack unless told
+    # not to; on the worker's thread it has the deep stack.
+    os.environ["LIBCLANG_NOTHREADS"] = "1"
+    return work(task)
+
+
+def _newest(pattern: str) -> str | None:
+    def version(path: str) -> tuple[int, ...]:
+        digits = "".join(c if c.isdigit() else " " for c in os.path.basename(path)).split()
+        return tuple(int(d) for d in digits)
+
+    found = sorted((p for p in glob.glob(pattern) if os.path.isdir(p)), key=version)
+    return found[-1] if found else None
+
+
+def system_includes(abi: Abi, sysroot: Path | None) -> list[str]:
+    """The directories GCC for this triple searches, in GCC's order: its
+    builtin headers, then the Debian cross sysroot (or multiarch) libc."""
+    t = abi.triple
+    dirs: list[str] = []
+    builtin = _newest(f"/usr/lib/gcc-cross/{t}/*/include") or _newest(f"/usr/lib/gcc/{t}/*/include")
+    if t == "x86_64-w64-mingw32":
+        builtin = _newest(f"/usr/lib/gcc/{t}/*-posix/include") or builtin
+    dirs.append(builtin or str(FALLBACK_INCLUDE))
+    if sysroot is not None:
+        dirs += [str(sysroot / "usr/include" / t), str(sysroot / "usr/include"), str(sysroot / "include")]
+    elif os.path.isdir(f"/usr/{t}/include"):
+        dirs.append(f"/usr/{t}/include")
+    elif os.path.isdir(f"/usr/include/{t}"):  # the native multiarch layout
+        dirs += [f"/usr/include/{t}", "/usr/include"]
+    return [d for d in dirs if os.path.isdir(d)]
+
+
+@dataclass
+class Problem:
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
+
+
+def parse(path: str, abi: Abi, flags: list[str], sysroot: Path | None, text: str | None = None):
+    """Parses one file for `abi`; returns (translation unit or None, errors)."""
+    ci = cindex()
+    args = ["-target", abi.clang_triple, "-nostdinc", "-ferror-limit=0"]
+    for d in system_includes(abi, sysroot):
+        args += ["-isystem", d]
+    if path.endswith((".hpp", ".hh", ".hxx", ".cpp", ".cc", ".cxx")):
+        args += ["-x", "c++", "-std=c++20"]
+    elif path.endswith(".h"):
+        args += ["-x", "c", "-std=gnu11"]
+    args += list(abi.flags) + flags
+    unsaved = [(path, text)] if text is not None else None
+    try:
+        tu = ci.TranslationUnit.from_source(
+            path, args=args, unsaved_files=unsaved, options=ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
+        )
+    except ci.TranslationUnitLoadError:
+        return None, [Problem(path, 0, "clang could not parse it")]
+    errors = []
+    for diag in tu.diagnostics:
+        if diag.severity >= ci.Diagnostic.Error:
+            loc = diag.location
+            errors.append(Problem(loc.file.name if loc.file else path, loc.line, diag.spelling))
+    return tu, errors

@@ -1,0 +1,31 @@
+"""Reading a C or C++ input as text, or saying in one line why it cannot be one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from portkit.core.errors import BadInput
+
+MAX_BYTES = 64 * 1024 * 1024  # a source or header beyond this is not one
+
+
+def read_source(path: Path) -> str:
+    """The file's text (UTF-8, else Latin-1, as compilers accept either)."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise BadInput(f"{path}: {size} bytes, too large for a header (limit {MAX_BYTES})")
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise BadInput(f"{path}: is a directory") from None
+    except OSError as err:
+        raise BadInput(f"{path}: {err.strerror}") from None
+    if b"\0" in data[:65536]:
+        raise BadInput(f"{path}: binary file, not C")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    if not text.strip():
+        raise BadInput(f"{path}: empty file")
+    return text

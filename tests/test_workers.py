@@ -1,0 +1,54 @@
+"""core.workers: a task that crashes or hangs its worker fails alone; every
+other task still gets its result, in order."""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import time
+
+import pytest
+
+from portkit.core.workers import Failed, run_isolated
+
+
+def work(task: tuple[str, int]) -> int:
+    kind, value = task
+    if kind == "segv":
+        ctypes.string_at(0)  # a crash inside C code, as libclang's stack overflow is
+    if kind == "hang":
+        time.sleep(300)
+    if kind == "exit":
+        os._exit(value)
+    if kind == "raise":
+        raise ValueError(f"bad task {value}")
+    return value * value
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 4])
+def test_results_come_back_in_the_tasks_order(jobs: int) -> None:
+    assert run_isolated(work, [("ok", n) for n in range(12)], jobs, timeout=60) == [n * n for n in range(12)]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_crash_fails_its_task_only(jobs: int) -> None:
+    tasks = [("ok", 2), ("segv", 0), ("ok", 3), ("exit", 7), ("ok", 4)]
+    assert run_isolated(work, tasks, jobs, timeout=60) == [
+        4,
+        Failed("was killed by SIGSEGV"),
+        9,
+        Failed("exited with status 7"),
+        16,
+    ]
+
+
+def test_a_task_past_its_time_limit_fails_and_its_worker_goes() -> None:
+    results = run_isolated(work, [("hang", 0), ("ok", 5)], jobs=2, timeout=0.5)
+    assert results == [Failed("did not finish within 0.5 s"), 25]
+    assert multiprocessing.active_children() == []  # no stuck worker stays behind
+
+
+def test_an_exception_of_the_work_is_raised_here() -> None:
+    with pytest.raises(ValueError, match="bad task 3"):
+        run_isolated(work, [("ok", 1), ("raise", 3)], jobs=1, timeout=60)
