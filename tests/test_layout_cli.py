@@ -18,6 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 LEGACY = ROOT / "examples" / "legacy32" / "include"
 
 
+def portkit(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "portkit", *argv], capture_output=True, text=True)
+
+
 def layout_json(capsys, *argv: str) -> tuple[int, dict]:
     code = main(["layout", "--format", "json", *argv])
     return code, json.loads(capsys.readouterr().out)
@@ -128,7 +132,7 @@ def test_missing_include_reports_what_resolved(capsys, tmp_path: Path) -> None:
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, content: bytes, message: str) -> None:
     bad = tmp_path / "bad.h"
     bad.write_bytes(content)
-    proc = subprocess.run([sys.executable, "-m", "portkit", "layout", str(bad)], capture_output=True, text=True)
+    proc = portkit("layout", str(bad))
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert str(bad) in proc.stderr and message in proc.stderr
@@ -248,9 +252,7 @@ def test_a_bad_compile_database_is_one_line(tmp_path: Path, content: str | None,
     if content is not None:
         (tmp_path / "compile_commands.json").write_text(content)
     header = LEGACY / "seed.h"
-    proc = subprocess.run(
-        [sys.executable, "-m", "portkit", "layout", str(header), "-p", str(tmp_path)], capture_output=True, text=True
-    )
+    proc = portkit("layout", str(header), "-p", str(tmp_path))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
 
 
@@ -258,11 +260,7 @@ def test_a_file_that_crashes_the_parser_is_one_error_and_the_rest_is_reported(tm
     """2.5 million terms overflow even the parse workers' deep stack: that file is lost, not the run."""
     crash = tmp_path / "deeper.c"
     crash.write_text("int x = " + "+".join(["1"] * 2_500_000) + ";\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "portkit", "layout", "--abi", "aarch64", str(crash), str(LEGACY / "seed.h")],
-        capture_output=True,
-        text=True,
-    )
+    proc = portkit("layout", "--abi", "aarch64", str(crash), str(LEGACY / "seed.h"))
     assert proc.returncode == 2
     assert proc.stderr == f"portkit: error: {crash}: the parser was killed by SIGSEGV (aarch64)\n"
     assert "struct bar" in proc.stdout and "long_union_t" in proc.stdout
@@ -279,11 +277,7 @@ def test_a_deeply_nested_expression_parses(tmp_path: Path, capsys) -> None:
 def test_a_parse_past_its_time_limit_is_one_error(tmp_path: Path) -> None:
     slow = tmp_path / "slow.c"
     slow.write_text("int x = " + "+".join(["1"] * 500_000) + ";\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "portkit", "layout", "--parse-timeout", "0.05", str(slow), str(LEGACY / "seed.h")],
-        capture_output=True,
-        text=True,
-    )
+    proc = portkit("layout", "--parse-timeout", "0.05", str(slow), str(LEGACY / "seed.h"))
     assert proc.returncode == 2
     assert f"{slow}: the parser did not finish within 0.05 s (arm, aarch64)" in proc.stderr
 
@@ -371,11 +365,7 @@ def test_fuzz_cplusplus_bases_never_a_traceback(tmp_path: Path, data: st.DataObj
 
 def assert_one_line_or_a_report(header: Path, text: str) -> None:
     header.write_bytes(text.encode("latin-1", "replace"))
-    proc = subprocess.run(
-        [sys.executable, "-m", "portkit", "layout", "--abi", "arm", "--abi", "aarch64", str(header)],
-        capture_output=True,
-        text=True,
-    )
+    proc = portkit("layout", "--abi", "arm", "--abi", "aarch64", str(header))
     assert proc.returncode in (0, 1, 2), proc.stderr
     assert "Traceback" not in proc.stderr
     if proc.returncode == 2:

@@ -20,66 +20,16 @@ from portkit.core.errors import BadInput
 from portkit.cparse.libclang import cindex
 
 NAME = "compile_commands.json"
-# Options whose value is the next argument (GCC's and clang's spellings).
-TAKES_VALUE = frozenset(
-    [
-        "-I",
-        "-D",
-        "-U",
-        "-include",
-        "-imacros",
-        "-isystem",
-        "-iquote",
-        "-idirafter",
-        "-iprefix",
-        "-iwithprefix",
-        "-x",
-        "-o",
-        "-MF",
-        "-MT",
-        "-MQ",
-        "-target",
-        "-isysroot",
-        "--sysroot",
-        "-Xclang",
-        "-Xpreprocessor",
-        "-Xassembler",
-        "-Xlinker",
-        "-L",
-        "-l",
-        "-arch",
-    ]
+# Options whose value is the next argument, by what becomes of them (GCC's and clang's spellings).
+KEEP_WITH_VALUE = frozenset(
+    {"-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-iprefix", "-iwithprefix"}
+    | {"-x", "-Xclang", "-Xpreprocessor"}
 )
-# Of those and the rest, what one build or one target owns.
-DROP = frozenset(
-    [
-        "-o",
-        "-MF",
-        "-MT",
-        "-MQ",
-        "-target",
-        "-isysroot",
-        "--sysroot",
-        "-Xassembler",
-        "-Xlinker",
-        "-L",
-        "-l",
-        "-arch",
-        "-c",
-        "-S",
-        "-E",
-        "-M",
-        "-MM",
-        "-MD",
-        "-MMD",
-        "-MP",
-        "-MG",
-        "-Werror",
-        "-pedantic-errors",
-        "-save-temps",
-        "-pipe",
-    ]
+DROP_WITH_VALUE = frozenset(
+    {"-o", "-MF", "-MT", "-MQ", "-target", "-isysroot", "--sysroot", "-Xassembler", "-Xlinker", "-L", "-l", "-arch"}
 )
+# What one build owns: its steps, outputs and dependency files, and its warnings-as-errors.
+DROP = frozenset({"-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG", "-Werror", "-pedantic-errors"})
 DROP_PREFIXES = ("--target=", "--driver-mode=", "--sysroot=", "-Werror=", "-Wa,", "-Wl,", "-Wp,", "-MF", "-MT", "-MQ")
 KEEP_MACHINE = frozenset({"-mms-bitfields", "-mno-ms-bitfields"})  # -m options that decide layouts, not targets
 
@@ -118,10 +68,12 @@ def portable_flags(argv: list[str], filename: str) -> list[str]:
     for arg in args:
         if arg == "--":  # only inputs follow
             break
-        value = next(args, None) if arg in TAKES_VALUE else None
+        value = next(args, None) if arg in KEEP_WITH_VALUE or arg in DROP_WITH_VALUE else None
         if not arg.startswith("-") or arg == filename:
             continue  # an input
-        if arg in DROP or arg.startswith(DROP_PREFIXES) or (arg.startswith("-m") and arg not in KEEP_MACHINE):
+        if arg in DROP_WITH_VALUE or arg in DROP or arg.startswith(DROP_PREFIXES):
+            continue
+        if arg.startswith("-m") and arg not in KEEP_MACHINE:
             continue
         out += [arg] if value is None else [arg, value]
     return out

@@ -17,16 +17,12 @@ if TYPE_CHECKING:
 SCHEMA = "portkit.cpu/1"
 
 
+SUMMARY = "optional instruction-set features of a target's CPU and kernel"
+EXAMPLES = "examples:\n  portkit cpu\n  portkit cpu --target qemu-aarch64:cortex-a53 --has crc32,pmull"
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = add_command(
-        subparsers,
-        "cpu",
-        "optional instruction-set features of a target's CPU and kernel",
-        __doc__,
-        "examples:\n  portkit cpu\n  portkit cpu --target qemu-aarch64:cortex-a53 --has crc32,pmull",
-        run,
-        runs_on="agent",
-    )
+    parser = add_command(subparsers, "cpu", SUMMARY, __doc__, EXAMPLES, run, runs_on="agent")
     parser.add_argument(
         "--has",
         metavar="NAME[,NAME...]",

@@ -41,22 +41,18 @@ CELL_OVERHEAD = 4
 STDIN_SECONDS = 3600.0  # the bytes on stdin come as fast as the producer makes them
 
 
+SUMMARY = "CRC32C of files (like sha256sum), --check a list, --bench the implementations"
+EXAMPLES = (
+    "examples:\n"
+    "  portkit crc32c image.bin > image.crc        e3069283  image.bin\n"
+    "  portkit crc32c --check image.crc            image.bin: OK (exit 1 on a mismatch)\n"
+    "  portkit crc32c --target qemu-arm image.bin  the same sum, by the ARM agent under qemu-user\n"
+    "  portkit crc32c --bench --target qemu-aarch64:cortex-a53 --sizes 64,4k,1m"
+)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = add_command(
-        subparsers,
-        "crc32c",
-        "CRC32C of files (like sha256sum), --check a list, --bench the implementations",
-        __doc__,
-        (
-            "examples:\n"
-            "  portkit crc32c image.bin > image.crc        e3069283  image.bin\n"
-            "  portkit crc32c --check image.crc            image.bin: OK (exit 1 on a mismatch)\n"
-            "  portkit crc32c --target qemu-arm image.bin  the same sum, by the ARM agent under qemu-user\n"
-            "  portkit crc32c --bench --target qemu-aarch64:cortex-a53 --sizes 64,4k,1m"
-        ),
-        run,
-        runs_on="agent",
-    )
+    parser = add_command(subparsers, "crc32c", SUMMARY, __doc__, EXAMPLES, run, runs_on="agent")
     parser.add_argument("files", nargs="*", metavar="FILE", help="files to sum; - or none: stdin")
     parser.add_argument("-c", "--check", metavar="LIST", help="verify the '<crc>  FILE' lines of LIST (-: stdin)")
     group = parser.add_argument_group("bench")

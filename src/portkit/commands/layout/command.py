@@ -21,24 +21,20 @@ from portkit.core.workers import default_jobs
 from portkit.cparse.compdb import CompileDatabase
 from portkit.cparse.parse import DEFAULT_TIMEOUT
 
+SUMMARY = "struct and union layouts across data models (ILP32, LP64, LLP64), exact to the byte"
+EXAMPLES = (
+    "examples:\n"
+    "  portkit layout examples/legacy32/include/wire.h\n"
+    "  portkit layout src/*.h --abi armhf --abi 'armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64'\n"
+    "  portkit layout --types --abi armhf --abi aarch64 --abi mingw64\n"
+    "  portkit layout examples/legacy32/include/signals.hpp   # C++: bases, vptr, tail padding\n"
+    "  portkit layout -p build/ src/*.c include/*.h   # each file with its own flags from compile_commands.json\n"
+    f"ABIs: {known_names()} (or their triples); NAME:FLAGS is NAME with extra compiler flags"
+)
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = add_command(
-        subparsers,
-        "layout",
-        "struct and union layouts across data models (ILP32, LP64, LLP64), exact to the byte",
-        __doc__,
-        (
-            "examples:\n"
-            "  portkit layout examples/legacy32/include/wire.h\n"
-            "  portkit layout src/*.h --abi armhf --abi 'armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64'\n"
-            "  portkit layout --types --abi armhf --abi aarch64 --abi mingw64\n"
-            "  portkit layout examples/legacy32/include/signals.hpp   # C++: bases, vptr, tail padding\n"
-            f"ABIs: {known_names()} (or their triples); NAME:FLAGS is NAME with extra compiler flags"
-        ),
-        run,
-        runs_on="host",
-    )
+    parser = add_command(subparsers, "layout", SUMMARY, __doc__, EXAMPLES, run, runs_on="host")
     parser.add_argument("inputs", nargs="*", type=Path, metavar="HEADER_OR_SOURCE")
     parser.add_argument(
         "--abi", action="append", metavar="NAME[:FLAGS]", help="an ABI to compare (repeat; default: arm aarch64)"

@@ -37,23 +37,19 @@ VERIFY_CALLS_PER_ITERATION = 60 * 3
 BENCH_CALLS_PER_CALL = 2 * 3
 
 
+SUMMARY = "list, verify and benchmark the kernel's vDSO"
+EXAMPLES = (
+    "examples:\n"
+    "  portkit vdso                          what this process's vDSO exports\n"
+    "  portkit vdso verify                   vDSO and system calls agree for every clock\n"
+    "  portkit vdso bench --calls 500000     the field report's experiment\n"
+    "  portkit vdso --agent build/i686-linux-gnu/portkit-target   a 32-bit process (compat vDSO)\n"
+    "  portkit vdso --image arch/arm64/kernel/vdso32/vdso.so      a kernel build's compat vDSO"
+)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = add_command(
-        subparsers,
-        "vdso",
-        "list, verify and benchmark the kernel's vDSO",
-        __doc__,
-        (
-            "examples:\n"
-            "  portkit vdso                          what this process's vDSO exports\n"
-            "  portkit vdso verify                   vDSO and system calls agree for every clock\n"
-            "  portkit vdso bench --calls 500000     the field report's experiment\n"
-            "  portkit vdso --agent build/i686-linux-gnu/portkit-target   a 32-bit process (compat vDSO)\n"
-            "  portkit vdso --image arch/arm64/kernel/vdso32/vdso.so      a kernel build's compat vDSO"
-        ),
-        run,
-        runs_on="agent",
-    )
+    parser = add_command(subparsers, "vdso", SUMMARY, __doc__, EXAMPLES, run, runs_on="agent")
     parser.add_argument("mode", nargs="?", choices=tuple(SCHEMAS), default="list", help="default: list")
     group = parser.add_argument_group("list")
     group.add_argument("--image", type=Path, metavar="FILE", help="parse a vdso.so file instead of the live vDSO")
