@@ -1,4 +1,4 @@
-"""The conventions every command follows (design.md): --help with an example,
+"""The conventions every command follows (docs/architecture.md, "Conventions"): --help with an example,
 one-line errors with exit 2, exit 3 when the environment cannot do it,
 --format json, -o FILE written atomically. Runs the installed `portkit`."""
 

@@ -1,7 +1,7 @@
 """Ground truth for `portkit layout`: every size, alignment, offset and
 bit-field position it reports is checked against what the real cross
-compiler for that triple produces (design.md: "real cross compilers for
-layouts"). The probe is a C file that stores sizeof/_Alignof/offsetof of
+compiler for that triple produces (docs/architecture.md, "Tests and
+measurements"). The probe is a C file that stores sizeof/_Alignof/offsetof of
 every record and field in a data array, and one object per record with each
 bit-field set to all ones; the object file's .data section is read back
 with objdump (all these targets are little-endian)."""

@@ -1,4 +1,4 @@
-"""Exit codes and the errors that carry them (design.md, "Conventions")."""
+"""Exit codes and the errors that carry them (docs/architecture.md, "Conventions")."""
 
 from __future__ import annotations
 
