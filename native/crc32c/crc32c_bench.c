@@ -24,6 +24,7 @@
 #include "crc32c_modes.h"
 #include "pk_cli.h"
 #include "pk_json.h"
+#include "pk_stats.h"
 #include "portkit/crc32c.h"
 
 #define MAX_IMPLS 32
@@ -65,20 +66,6 @@ static double calibrate(pk_crc32c_fn fn, const uint8_t *buf, size_t len, long *c
         }
         n *= 2;
     }
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(const double *v, int n)
-{
-    double sorted[MAX_REPEATS];
-    memcpy(sorted, v, (size_t)n * sizeof *v);
-    qsort(sorted, (size_t)n, sizeof *sorted, cmp_double);
-    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
 /* "64 B", "4 KiB", "1 MiB", or the byte count when it is not a whole unit. */
@@ -216,7 +203,7 @@ int pk_crc32c_run_bench(const pk_crc32c_options *opt)
                 row[i].repeats[r] = time_calls(fns[i], buf, len, row[i].calls);
         for (size_t i = 0; i < nimpl; i++) {
             row[i].nrepeats = nrep;
-            row[i].median = median(row[i].repeats, nrep);
+            row[i].median = pk_median(row[i].repeats, (size_t)nrep);
         }
     }
     if (opt->json)

@@ -27,10 +27,10 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "pk_cli.h"
 #include "pk_json.h"
+#include "pk_stats.h"
 #include "vdso_calls.h"
 #include "vdso_cmd.h"
 #include "vdso_live.h"
@@ -163,24 +163,6 @@ static void release(bench *b)
 
 /* ---- measuring ---------------------------------------------------------------------- */
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(const double *values, uint64_t n)
-{
-    double *sorted = malloc(n * sizeof *sorted);
-    if (!sorted)
-        return NAN;
-    memcpy(sorted, values, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, compare_double);
-    double m = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    free(sorted);
-    return m;
-}
-
 static void measure(bench *b)
 {
     uint64_t warmup = b->opt->calls < WARMUP_CALLS ? b->opt->calls : WARMUP_CALLS;
@@ -198,7 +180,7 @@ static void measure(bench *b)
     for (int f = 0; f < NFNS; f++)
         for (int p = 0; p < NPATHS; p++)
             if (b->fns[f].path[p].loop)
-                b->fns[f].path[p].median_ns = median(b->fns[f].path[p].repeats_ns, b->opt->repeat);
+                b->fns[f].path[p].median_ns = pk_median(b->fns[f].path[p].repeats_ns, (size_t)b->opt->repeat);
 }
 
 static double speedup(const bench_fn *fn)
