@@ -23,16 +23,17 @@
  *                        ratio (syscall / vDSO, null without vDSO)}
  *   no_vdso              null, or as in portkit.vdso/1
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "pk_cli.h"
 #include "pk_json.h"
+#include "pk_options.h"
 #include "pk_stats.h"
 #include "vdso_calls.h"
-#include "vdso_cmd.h"
+#include "vdso_modes.h"
+#include "vdso_usage.h"
 #include "vdso_live.h"
 
 #define DEFAULT_CALLS PK_SEED_CALLS
@@ -83,21 +84,21 @@ static int parse_options(int argc, char **argv, bench_options *opt)
         {"json", no_argument, NULL, 'j'},        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int status = PK_VDSO_CONTINUE;
-    pk_vdso_getopt_start();
+    int status = PK_CONTINUE;
+    pk_options_start();
     int c;
-    while (status == PK_VDSO_CONTINUE && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while (status == PK_CONTINUE && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'n': status = pk_vdso_count_option("--calls", optarg, 1, MAX_CALLS, &opt->calls); break;
-        case 'r': status = pk_vdso_count_option("--repeat", optarg, 1, MAX_REPEAT, &opt->repeat); break;
+        case 'n': status = pk_whole_number_option("vdso", "--calls", optarg, 1, MAX_CALLS, &opt->calls); break;
+        case 'r': status = pk_whole_number_option("vdso", "--repeat", optarg, 1, MAX_REPEAT, &opt->repeat); break;
         case 'j': opt->json = true; break;
         case 'h': pk_vdso_usage(stdout); return PK_EXIT_OK;
-        default: return pk_vdso_option_error(c, argv);
+        default: return pk_option_error("vdso", c, argv, longopts);
         }
     }
-    if (status == PK_VDSO_CONTINUE)
-        status = pk_vdso_no_operands(argc, argv);
-    if (status == PK_VDSO_CONTINUE && opt->calls * opt->repeat > MAX_TOTAL_CALLS)
+    if (status == PK_CONTINUE)
+        status = pk_no_operands("vdso", argc, argv);
+    if (status == PK_CONTINUE && opt->calls * opt->repeat > MAX_TOTAL_CALLS)
         status = pk_fail(PK_EXIT_USAGE, "vdso", "--calls %" PRIu64 " x --repeat %" PRIu64 " is more than %llu calls per path",
                          opt->calls, opt->repeat, MAX_TOTAL_CALLS);
     return status;
@@ -331,7 +332,7 @@ int pk_vdso_bench(int argc, char **argv)
 {
     bench_options opt = {.calls = DEFAULT_CALLS, .repeat = DEFAULT_REPEAT};
     int status = parse_options(argc, argv, &opt);
-    if (status != PK_VDSO_CONTINUE)
+    if (status != PK_CONTINUE)
         return status;
     bench b = {.opt = &opt};
     pk_vdso_process_info(&b.proc);

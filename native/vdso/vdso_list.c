@@ -28,14 +28,15 @@
  */
 #include <elf.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pk_cli.h"
 #include "pk_json.h"
-#include "vdso_cmd.h"
+#include "pk_options.h"
+#include "vdso_modes.h"
+#include "vdso_usage.h"
 #include "vdso_elf.h"
 #include "vdso_live.h"
 
@@ -67,7 +68,7 @@ static int parse_options(int argc, char **argv, list_options *opt)
         {"require", no_argument, NULL, 'r'},     {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
     };
-    pk_vdso_getopt_start();
+    pk_options_start();
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
@@ -76,12 +77,12 @@ static int parse_options(int argc, char **argv, list_options *opt)
         case 'r': opt->require = true; break;
         case 'j': opt->json = true; break;
         case 'h': pk_vdso_usage(stdout); return PK_EXIT_OK;
-        default: return pk_vdso_option_error(c, argv);
+        default: return pk_option_error("vdso", c, argv, longopts);
         }
     }
     if (opt->image && opt->dump)
         return pk_fail(PK_EXIT_USAGE, "vdso", "--image and --dump cannot be combined (--dump writes the live vDSO)");
-    return pk_vdso_no_operands(argc, argv);
+    return pk_no_operands("vdso", argc, argv);
 }
 
 /* Reads a whole file (regular or not) into a malloc'd buffer of exactly its
@@ -315,7 +316,7 @@ int pk_vdso_list(int argc, char **argv)
 {
     list_options opt = {0};
     int status = parse_options(argc, argv, &opt);
-    if (status != PK_VDSO_CONTINUE)
+    if (status != PK_CONTINUE)
         return status;
     listing l = {.opt = &opt};
     pk_vdso_process_info(&l.proc);
