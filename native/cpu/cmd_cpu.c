@@ -2,7 +2,6 @@
  * answering "there is currently no simple way to check in userland"
  * (seed freebsd-armv8-crc32c). Text by default, --json for the host,
  * --has for scripts: `portkit-target cpu --has crc32,pmull && ...`. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +10,7 @@
 #include "pk_cli.h"
 #include "pk_commands.h"
 #include "pk_json.h"
+#include "pk_options.h"
 
 #define CMD "cpu"
 #define SCHEMA "portkit.cpu/1"
@@ -55,7 +55,7 @@ static bool add_wanted(cpu_options *opt, char *list)
     return true;
 }
 
-/* Returns -1 to go on, or the exit code to stop with (after --help or an
+/* PK_CONTINUE to go on, or the exit code to stop with (after --help or an
  * error line). */
 static int parse_options(int argc, char **argv, cpu_options *opt)
 {
@@ -65,8 +65,7 @@ static int parse_options(int argc, char **argv, cpu_options *opt)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    opterr = 0; /* errors are reported here, as one line */
-    optind = 1;
+    pk_options_start();
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
@@ -81,17 +80,14 @@ static int parse_options(int argc, char **argv, cpu_options *opt)
         case 'h':
             usage(stdout);
             return PK_EXIT_OK;
-        case ':':
-            return pk_fail(PK_EXIT_USAGE, CMD, "option '%s' needs a value (try --help)", argv[optind - 1]);
         default:
-            return pk_fail(PK_EXIT_USAGE, CMD, "unknown option '%s' (try --help)", argv[optind - 1]);
+            return pk_option_error(CMD, c, argv, longopts);
         }
     }
-    if (optind < argc)
-        return pk_fail(PK_EXIT_USAGE, CMD, "unexpected argument '%s' (try --help)", argv[optind]);
-    if (opt->has_given && opt->wanted_count == 0)
-        return pk_fail(PK_EXIT_USAGE, CMD, "--has needs at least one feature name");
-    return -1;
+    int status = pk_no_operands(CMD, argc, argv);
+    if (status == PK_CONTINUE && opt->has_given && opt->wanted_count == 0)
+        status = pk_fail(PK_EXIT_USAGE, CMD, "--has needs at least one feature name");
+    return status;
 }
 
 /* ---------------------------------------------------------------- text */
@@ -244,7 +240,7 @@ int pk_cmd_cpu(int argc, char **argv)
 {
     cpu_options opt = {0};
     int stop = parse_options(argc, argv, &opt);
-    if (stop >= 0)
+    if (stop != PK_CONTINUE)
         return stop;
     for (size_t i = 0; i < opt.wanted_count; i++)
         if (!pk_cpu_known(opt.wanted[i]))

@@ -11,7 +11,6 @@
  * 2 bad usage, an unreadable file or a malformed --check line (each reported
  * as one line on stderr; the other files are still done). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "crc32c_modes.h"
 #include "pk_cli.h"
 #include "pk_commands.h"
+#include "pk_options.h"
 
 #define MAX_SIZE ((size_t)1 << 30)
 #define DEFAULT_SECONDS 0.2
@@ -87,7 +87,7 @@ static int parse_sizes(pk_crc32c_options *opt, char *list)
     }
     if (opt->size_count == 0)
         return pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "--sizes needs at least one size");
-    return -1;
+    return PK_CONTINUE;
 }
 
 static int parse_seconds(pk_crc32c_options *opt, const char *s)
@@ -98,10 +98,10 @@ static int parse_seconds(pk_crc32c_options *opt, const char *s)
     if (errno || end == s || *end || !(v > 0 && v <= 3600))
         return pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "--seconds: '%s' is not a number of seconds in (0, 3600]", s);
     opt->seconds = v;
-    return -1;
+    return PK_CONTINUE;
 }
 
-/* Returns -1 to go on, or the exit code to stop with. */
+/* PK_CONTINUE to go on, or the exit code to stop with. */
 static int parse_options(int argc, char **argv, pk_crc32c_options *opt)
 {
     static const struct option longopts[] = {
@@ -111,11 +111,10 @@ static int parse_options(int argc, char **argv, pk_crc32c_options *opt)
         {NULL, 0, NULL, 0},
     };
     bool sizes_given = false, seconds_given = false;
-    opterr = 0;
-    optind = 1;
-    int c, status = -1;
+    pk_options_start();
+    int c, status = PK_CONTINUE;
     /* Files and options may mix, as in sha256sum. */
-    while (status < 0 && (c = getopt_long(argc, argv, ":hc:", longopts, NULL)) != -1) {
+    while (status == PK_CONTINUE && (c = getopt_long(argc, argv, ":hc:", longopts, NULL)) != -1) {
         switch (c) {
         case 'j': opt->json = true; break;
         case 'c': opt->check = optarg; break;
@@ -123,22 +122,19 @@ static int parse_options(int argc, char **argv, pk_crc32c_options *opt)
         case 's': sizes_given = true; status = parse_sizes(opt, optarg); break;
         case 't': seconds_given = true; status = parse_seconds(opt, optarg); break;
         case 'h': usage(stdout); return PK_EXIT_OK;
-        case ':':
-            return pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "option '%s' needs a value (try --help)", argv[optind - 1]);
-        default:
-            return pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "unknown option '%s' (try --help)", argv[optind - 1]);
+        default: return pk_option_error(PK_CRC32C_CMD, c, argv, longopts);
         }
     }
-    if (status >= 0)
+    if (status != PK_CONTINUE)
         return status;
     if (opt->bench && opt->check)
         return pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "--bench and --check do not go together");
     if ((sizes_given || seconds_given) && !opt->bench)
         return pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "%s is a --bench option", sizes_given ? "--sizes" : "--seconds");
-    if ((opt->bench || opt->check) && optind < argc)
-        return pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "unexpected argument '%s' with %s (try --help)", argv[optind],
-                       opt->bench ? "--bench" : "--check");
-    return -1;
+    /* Only the sums take FILE operands. */
+    if (opt->bench || opt->check)
+        return pk_no_operands(PK_CRC32C_CMD, argc, argv);
+    return PK_CONTINUE;
 }
 
 /* ------------------------------------------------------------- command */
@@ -149,7 +145,7 @@ int pk_cmd_crc32c(int argc, char **argv)
     opt.size_count = sizeof default_sizes / sizeof default_sizes[0];
     memcpy(opt.sizes, default_sizes, sizeof default_sizes);
     int stop = parse_options(argc, argv, &opt);
-    if (stop >= 0)
+    if (stop != PK_CONTINUE)
         return stop;
     int status;
     if (opt.bench)
