@@ -207,7 +207,8 @@ static void json_check(pk_json *j, const cpu_options *opt)
     pk_json_end_array(j);
 }
 
-static void print_json(FILE *out, const pk_cpu_info *info, const cpu_options *opt)
+/* PK_EXIT_OK, or PK_EXIT_ENV when the document could not be written whole. */
+static int print_json(FILE *out, const pk_cpu_info *info, const cpu_options *opt)
 {
     pk_json j;
     pk_json_init(&j, out);
@@ -223,7 +224,7 @@ static void print_json(FILE *out, const pk_cpu_info *info, const cpu_options *op
     json_names(&j, "absent", info, false);
     if (opt->has_given)
         json_check(&j, opt);
-    pk_json_end_document(&j);
+    return pk_json_end_command(&j, CMD);
 }
 
 /* ------------------------------------------------------------- command */
@@ -248,12 +249,15 @@ int pk_cmd_cpu(int argc, char **argv)
                            opt.wanted[i], PK_ARCH);
 
     const pk_cpu_info *info = pk_cpu_info_get();
-    if (opt.json)
-        print_json(stdout, info, &opt);
-    else if (opt.has_given)
+    if (opt.json) {
+        int status = print_json(stdout, info, &opt);
+        if (status != PK_EXIT_OK)
+            return status;
+    } else if (opt.has_given) {
         print_check(stdout, &opt);
-    else
+    } else {
         print_report(stdout, info);
+    }
     if (fflush(stdout) != 0)
         return pk_fail(PK_EXIT_ENV, CMD, "cannot write the output");
     return opt.has_given && !all_present(&opt) ? PK_EXIT_FINDINGS : PK_EXIT_OK;

@@ -116,8 +116,9 @@ static void bench_text(const pk_crc32c_options *opt, const char *selected, const
     printf("\n* selected by the dispatcher\n");
 }
 
-static void bench_json(const pk_crc32c_options *opt, const char *selected, const char *const *names, size_t nimpl,
-                       cell *cells)
+/* PK_EXIT_OK, or PK_EXIT_ENV when the document could not be written whole. */
+static int bench_json(const pk_crc32c_options *opt, const char *selected, const char *const *names, size_t nimpl,
+                      cell *cells)
 {
     pk_json j;
     pk_json_init(&j, stdout);
@@ -155,7 +156,7 @@ static void bench_json(const pk_crc32c_options *opt, const char *selected, const
         }
     }
     pk_json_end_array(&j);
-    pk_json_end_document(&j);
+    return pk_json_end_command(&j, PK_CRC32C_CMD);
 }
 
 int pk_crc32c_run_bench(const pk_crc32c_options *opt)
@@ -206,12 +207,13 @@ int pk_crc32c_run_bench(const pk_crc32c_options *opt)
             row[i].median = pk_median(row[i].repeats, (size_t)nrep);
         }
     }
+    int status = PK_EXIT_OK;
     if (opt->json)
-        bench_json(opt, selected, names, nimpl, cells);
+        status = bench_json(opt, selected, names, nimpl, cells);
     else
         bench_text(opt, selected, names, nimpl, cells);
     free(buf);
     free(cells);
     free(repeats);
-    return PK_EXIT_OK;
+    return status;
 }

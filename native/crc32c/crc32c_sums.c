@@ -143,17 +143,20 @@ static void report_file(report *r, const char *path, uint32_t crc, uint64_t byte
 }
 
 /* Closes the document: the buffered errors[] are copied in verbatim (they
- * are complete JSON values written by pk_json, separated by its commas). */
-static void report_end(report *r)
+ * are complete JSON values written by pk_json, separated by its commas, one
+ * level deep). PK_EXIT_OK, or PK_EXIT_ENV when the document could not be
+ * written whole. */
+static int report_end(report *r)
 {
     if (!r->opt->json)
-        return;
+        return PK_EXIT_OK;
     pk_json_end_array(&r->j);
     pk_json_key(&r->j, "errors");
     pk_json_begin_array(&r->j);
     if (r->errors) {
         fclose(r->errors);
-        fwrite(r->errors_text, 1, r->errors_len, stdout);
+        if (!pk_json_error(&r->j))
+            fwrite(r->errors_text, 1, r->errors_len, stdout);
         free(r->errors_text);
     }
     pk_json_end_array(&r->j);
@@ -169,7 +172,7 @@ static void report_end(report *r)
     } else {
         pk_json_kv_string(&r->j, "check", NULL);
     }
-    pk_json_end_document(&r->j);
+    return pk_json_end_command(&r->j, PK_CRC32C_CMD);
 }
 
 int pk_crc32c_sum_files(const pk_crc32c_options *opt, int count, char **paths)
@@ -191,7 +194,9 @@ int pk_crc32c_sum_files(const pk_crc32c_options *opt, int count, char **paths)
             report_error(&r, paths[i], 0, 0, strerror(errno));
         }
     }
-    report_end(&r);
+    int status = report_end(&r);
+    if (status != PK_EXIT_OK)
+        return status;
     return r.unreadable ? PK_EXIT_USAGE : PK_EXIT_OK;
 }
 
@@ -267,7 +272,9 @@ int pk_crc32c_check_list(const pk_crc32c_options *opt)
         r.malformed++;
         report_error(&r, opt->check, 0, 0, "no properly formatted CRC32C lines found");
     }
-    report_end(&r);
+    int status = report_end(&r);
+    if (status != PK_EXIT_OK)
+        return status;
     if (!opt->json && r.failed)
         fprintf(stderr, "portkit-target " PK_CRC32C_CMD ": WARNING: %u computed checksum%s did NOT match\n", r.failed,
                 r.failed == 1 ? "" : "s");

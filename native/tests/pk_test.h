@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static int pk_test_failures;
 
@@ -44,6 +45,32 @@ static inline uint8_t *pk_test_read_file(const char *dir, const char *name, size
     }
     *size = len;
     return data;
+}
+
+/* What the code between pk_test_capture_stderr() and pk_test_captured()
+ * wrote to stderr (the text of the last capture, NUL-terminated). */
+static FILE *pk_test_capture_file;
+static int pk_test_saved_stderr = -1;
+
+static inline void pk_test_capture_stderr(void)
+{
+    fflush(stderr);
+    pk_test_capture_file = tmpfile();
+    pk_test_saved_stderr = dup(STDERR_FILENO);
+    dup2(fileno(pk_test_capture_file), STDERR_FILENO);
+}
+
+static inline const char *pk_test_captured(void)
+{
+    static char text[1024];
+    fflush(stderr);
+    dup2(pk_test_saved_stderr, STDERR_FILENO);
+    close(pk_test_saved_stderr);
+    rewind(pk_test_capture_file);
+    size_t n = fread(text, 1, sizeof text - 1, pk_test_capture_file);
+    text[n] = '\0';
+    fclose(pk_test_capture_file);
+    return text;
 }
 
 /* Writes an integer of `width` bytes in the given byte order (ELF fixtures). */

@@ -2,7 +2,6 @@
  * failure gets its one line, naming the option as it was written. */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pk_cli.h"
 #include "pk_options.h"
@@ -16,35 +15,10 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* stderr goes to a temporary file while a check runs. */
-static FILE *captured;
-static int saved_stderr;
-
-static void capture_begin(void)
-{
-    fflush(stderr);
-    captured = tmpfile();
-    saved_stderr = dup(STDERR_FILENO);
-    dup2(fileno(captured), STDERR_FILENO);
-}
-
-static const char *capture_end(void)
-{
-    static char text[512];
-    fflush(stderr);
-    dup2(saved_stderr, STDERR_FILENO);
-    close(saved_stderr);
-    rewind(captured);
-    size_t n = fread(text, 1, sizeof text - 1, captured);
-    text[n] = '\0';
-    fclose(captured);
-    return text;
-}
-
 /* Parses argv as a command would; the exit code, and the line in *line. */
 static int parse(int argc, char **argv, const char **line)
 {
-    capture_begin();
+    pk_test_capture_stderr();
     pk_options_start();
     int c, status = PK_CONTINUE;
     while (status == PK_CONTINUE && (c = getopt_long(argc, argv, ":hc:", longopts, NULL)) != -1)
@@ -52,7 +26,7 @@ static int parse(int argc, char **argv, const char **line)
             status = pk_option_error("test", c, argv, longopts);
     if (status == PK_CONTINUE)
         status = pk_no_operands("test", argc, argv);
-    *line = capture_end();
+    *line = pk_test_captured();
     return status;
 }
 
@@ -103,18 +77,18 @@ static void test_good_options_go_on(void)
 static void test_whole_number(void)
 {
     uint64_t v = 0;
-    capture_begin();
+    pk_test_capture_stderr();
     int ok = pk_whole_number_option("test", "--calls", "7", 1, 10, &v);
     int low = pk_whole_number_option("test", "--calls", "0", 1, 10, &v);
-    const char *got = capture_end();
+    const char *got = pk_test_captured();
     CHECK(ok == PK_CONTINUE);
     CHECK(low == PK_EXIT_USAGE);
     CHECK(v == 7);
     CHECK(!strcmp(got, "portkit-target test: --calls '0': expected a whole number from 1 to 10\n"));
-    capture_begin();
+    pk_test_capture_stderr();
     CHECK(pk_whole_number_option("test", "--calls", "1e3", 1, 10, &v) == PK_EXIT_USAGE);
     CHECK(pk_whole_number_option("test", "--calls", "", 1, 10, &v) == PK_EXIT_USAGE);
-    got = capture_end();
+    got = pk_test_captured();
     CHECK(!strcmp(got, "portkit-target test: --calls '1e3': expected a whole number from 1 to 10\n"
                        "portkit-target test: --calls '': expected a whole number from 1 to 10\n"));
 }

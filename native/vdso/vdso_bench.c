@@ -298,7 +298,7 @@ static void json_fn(pk_json *j, const bench *b, const bench_fn *fn)
     pk_json_end_object(j);
 }
 
-static void json_bench(FILE *out, const bench *b)
+static int json_bench(FILE *out, const bench *b)
 {
     pk_json j;
     pk_json_init(&j, out);
@@ -325,7 +325,7 @@ static void json_bench(FILE *out, const bench *b)
     } else {
         pk_no_vdso_json(&j, &b->no_vdso);
     }
-    pk_json_end_document(&j);
+    return pk_json_end_command(&j, "vdso");
 }
 
 int pk_vdso_bench(int argc, char **argv)
@@ -348,10 +348,11 @@ int pk_vdso_bench(int argc, char **argv)
     if (!b.img)
         pk_no_vdso_measure(&b.no_vdso, &b.proc);
     measure(&b);
+    status = PK_EXIT_OK;
     if (opt.json)
-        json_bench(stdout, &b);
+        status = json_bench(stdout, &b);
     else
         print_bench(stdout, &b);
     release(&b);
-    return PK_EXIT_OK;
+    return status;
 }

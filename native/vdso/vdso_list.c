@@ -239,7 +239,7 @@ static void json_image(pk_json *j, const listing *l)
     pk_json_end_array(j);
 }
 
-static void json_listing(FILE *out, const listing *l)
+static int json_listing(FILE *out, const listing *l)
 {
     pk_json j;
     pk_json_init(&j, out);
@@ -254,15 +254,16 @@ static void json_listing(FILE *out, const listing *l)
         json_null(&j, "no_vdso");
     else
         pk_no_vdso_json(&j, &l->no_vdso);
-    pk_json_end_document(&j);
+    return pk_json_end_command(&j, "vdso");
 }
 
-static void report(const listing *l)
+/* PK_EXIT_OK, or PK_EXIT_ENV when the JSON document could not be written whole. */
+static int report(const listing *l)
 {
     if (l->opt->json)
-        json_listing(stdout, l);
-    else
-        print_listing(stdout, l);
+        return json_listing(stdout, l);
+    print_listing(stdout, l);
+    return PK_EXIT_OK;
 }
 
 /* ---- the two sources ------------------------------------------------------------- */
@@ -282,9 +283,9 @@ static int list_image_file(listing *l)
     l->present = true;
     l->img = &img;
     l->size_source = "file";
-    report(l);
+    int status = report(l);
     free(data);
-    return PK_EXIT_OK;
+    return status;
 }
 
 static int list_live(listing *l)
@@ -295,7 +296,9 @@ static int list_live(listing *l)
         return pk_fail(PK_EXIT_ENV, "vdso", "the vDSO at 0x%" PRIx64 " cannot be read: %s", live.base, error);
     if (!live.present) {
         pk_no_vdso_measure(&l->no_vdso, &l->proc);
-        report(l);
+        int status = report(l);
+        if (status != PK_EXIT_OK)
+            return status;
         if (l->opt->dump)
             return pk_fail(PK_EXIT_ENV, "vdso", "--dump %s: this process has no vDSO to dump", l->opt->dump);
         return l->opt->require ? PK_EXIT_FINDINGS : PK_EXIT_OK;
@@ -308,8 +311,7 @@ static int list_live(listing *l)
             return pk_fail(PK_EXIT_USAGE, "vdso", "%s: %s", l->opt->dump, error);
         l->dumped = true;
     }
-    report(l);
-    return PK_EXIT_OK;
+    return report(l);
 }
 
 int pk_vdso_list(int argc, char **argv)

@@ -416,7 +416,7 @@ static void json_check(pk_json *j, const check *c)
     pk_json_end_object(j);
 }
 
-static void json_verification(FILE *out, const verification *v)
+static int json_verification(FILE *out, const verification *v)
 {
     pk_json j;
     pk_json_init(&j, out);
@@ -443,7 +443,7 @@ static void json_verification(FILE *out, const verification *v)
     } else {
         pk_no_vdso_json(&j, &v->no_vdso);
     }
-    pk_json_end_document(&j);
+    return pk_json_end_command(&j, "vdso");
 }
 
 int pk_vdso_verify(int argc, char **argv)
@@ -469,11 +469,14 @@ int pk_vdso_verify(int argc, char **argv)
     } else {
         record_no_vdso(v);
     }
-    if (opt.json)
-        json_verification(stdout, v);
-    else
+    if (opt.json) {
+        status = json_verification(stdout, v);
+    } else {
         print_verification(stdout, v);
-    status = v->fail ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+        status = PK_EXIT_OK;
+    }
+    if (status == PK_EXIT_OK && v->fail)
+        status = PK_EXIT_FINDINGS;
     free(v);
     return status;
 }
