@@ -78,20 +78,26 @@ typedef struct report {
     unsigned ok, failed, unreadable, malformed;
 } report;
 
-static void report_begin(report *r, const pk_crc32c_options *opt)
+#define NO_ERRORS_BUFFER "cannot hold the errors[] of the JSON document"
+
+/* PK_EXIT_OK, or PK_EXIT_ENV after its line when there is no memory to hold
+ * errors[] until the end: then nothing is written, no file is read. */
+static int report_begin(report *r, const pk_crc32c_options *opt)
 {
     memset(r, 0, sizeof *r);
     r->opt = opt;
     if (!opt->json)
-        return;
+        return PK_EXIT_OK;
+    r->errors = open_memstream(&r->errors_text, &r->errors_len);
+    if (!r->errors)
+        return pk_fail(PK_EXIT_ENV, PK_CRC32C_CMD, NO_ERRORS_BUFFER ": %s", strerror(errno));
+    pk_json_init(&r->je, r->errors);
     pk_json_init(&r->j, stdout);
     pk_json_begin_document(&r->j, PK_CRC32C_SCHEMA);
     pk_json_kv_string(&r->j, "implementation", pk_crc32c_implementation());
     pk_json_key(&r->j, "files");
     pk_json_begin_array(&r->j);
-    r->errors = open_memstream(&r->errors_text, &r->errors_len);
-    if (r->errors)
-        pk_json_init(&r->je, r->errors);
+    return PK_EXIT_OK;
 }
 
 /* line: of LIST, when the error is that line; list_line: of LIST, when the
@@ -102,7 +108,7 @@ static void report_error(report *r, const char *path, long line, long list_line,
         pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "%s:%ld: %s", path, line, message);
     else
         pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "%s: %s", path, message);
-    if (!r->opt->json || !r->errors)
+    if (!r->opt->json)
         return;
     pk_json_begin_object(&r->je);
     pk_json_kv_string(&r->je, "path", path);
@@ -150,15 +156,21 @@ static int report_end(report *r)
 {
     if (!r->opt->json)
         return PK_EXIT_OK;
+    /* Growing the buffer may have failed on the way (a memory stream fails
+     * for want of memory only): errors[] would be short, so the document is
+     * left unfinished. */
+    bool lost = ferror(r->errors) != 0;
+    lost |= fclose(r->errors) != 0;
+    if (lost) {
+        free(r->errors_text);
+        return pk_fail(PK_EXIT_ENV, PK_CRC32C_CMD, NO_ERRORS_BUFFER ": %s", strerror(ENOMEM));
+    }
     pk_json_end_array(&r->j);
     pk_json_key(&r->j, "errors");
     pk_json_begin_array(&r->j);
-    if (r->errors) {
-        fclose(r->errors);
-        if (!pk_json_error(&r->j))
-            fwrite(r->errors_text, 1, r->errors_len, stdout);
-        free(r->errors_text);
-    }
+    if (!pk_json_error(&r->j))
+        fwrite(r->errors_text, 1, r->errors_len, stdout);
+    free(r->errors_text);
     pk_json_end_array(&r->j);
     if (r->opt->check) {
         pk_json_key(&r->j, "check");
@@ -183,7 +195,9 @@ int pk_crc32c_sum_files(const pk_crc32c_options *opt, int count, char **paths)
         paths = stdin_only;
     }
     report r;
-    report_begin(&r, opt);
+    int status = report_begin(&r, opt);
+    if (status != PK_EXIT_OK)
+        return status;
     for (int i = 0; i < count; i++) {
         uint32_t crc;
         uint64_t bytes;
@@ -194,7 +208,7 @@ int pk_crc32c_sum_files(const pk_crc32c_options *opt, int count, char **paths)
             report_error(&r, paths[i], 0, 0, strerror(errno));
         }
     }
-    int status = report_end(&r);
+    status = report_end(&r);
     if (status != PK_EXIT_OK)
         return status;
     return r.unreadable ? PK_EXIT_USAGE : PK_EXIT_OK;
@@ -235,7 +249,12 @@ int pk_crc32c_check_list(const pk_crc32c_options *opt)
     if (!list)
         return pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "%s: %s", opt->check, strerror(errno));
     report r;
-    report_begin(&r, opt);
+    int status = report_begin(&r, opt);
+    if (status != PK_EXIT_OK) {
+        if (!is_stdin)
+            fclose(list);
+        return status;
+    }
     char *line = NULL;
     size_t cap = 0;
     long number = 0;
@@ -272,7 +291,7 @@ int pk_crc32c_check_list(const pk_crc32c_options *opt)
         r.malformed++;
         report_error(&r, opt->check, 0, 0, "no properly formatted CRC32C lines found");
     }
-    int status = report_end(&r);
+    status = report_end(&r);
     if (status != PK_EXIT_OK)
         return status;
     if (!opt->json && r.failed)

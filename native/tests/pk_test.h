@@ -47,30 +47,34 @@ static inline uint8_t *pk_test_read_file(const char *dir, const char *name, size
     return data;
 }
 
-/* What the code between pk_test_capture_stderr() and pk_test_captured()
- * wrote to stderr (the text of the last capture, NUL-terminated). */
-static FILE *pk_test_capture_file;
-static int pk_test_saved_stderr = -1;
+/* What the code between pk_test_capture_start() and pk_test_captured() wrote to
+ * a stream (stdout, stderr): its descriptor points at a temporary file
+ * meanwhile. */
+typedef struct pk_test_capture {
+    FILE *stream, *file;
+    int saved_fd;
+    char text[4096]; /* NUL-terminated, cut at the size */
+} pk_test_capture;
 
-static inline void pk_test_capture_stderr(void)
+static inline void pk_test_capture_start(pk_test_capture *c, FILE *stream)
 {
-    fflush(stderr);
-    pk_test_capture_file = tmpfile();
-    pk_test_saved_stderr = dup(STDERR_FILENO);
-    dup2(fileno(pk_test_capture_file), STDERR_FILENO);
+    fflush(stream);
+    c->stream = stream;
+    c->file = tmpfile();
+    c->saved_fd = dup(fileno(stream));
+    dup2(fileno(c->file), fileno(stream));
 }
 
-static inline const char *pk_test_captured(void)
+static inline const char *pk_test_captured(pk_test_capture *c)
 {
-    static char text[1024];
-    fflush(stderr);
-    dup2(pk_test_saved_stderr, STDERR_FILENO);
-    close(pk_test_saved_stderr);
-    rewind(pk_test_capture_file);
-    size_t n = fread(text, 1, sizeof text - 1, pk_test_capture_file);
-    text[n] = '\0';
-    fclose(pk_test_capture_file);
-    return text;
+    fflush(c->stream);
+    dup2(c->saved_fd, fileno(c->stream));
+    close(c->saved_fd);
+    rewind(c->file);
+    size_t n = fread(c->text, 1, sizeof c->text - 1, c->file);
+    c->text[n] = '\0';
+    fclose(c->file);
+    return c->text;
 }
 
 /* Writes an integer of `width` bytes in the given byte order (ELF fixtures). */

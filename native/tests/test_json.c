@@ -140,9 +140,10 @@ static void test_document_too_deep(void)
     pk_json_begin_document(&j, "portkit.test/1");
     pk_json_key(&j, "deep");
     nest(&j, PK_JSON_MAX_DEPTH); /* one more than fits below the top level */
-    pk_test_capture_stderr();
+    pk_test_capture err;
+    pk_test_capture_start(&err, stderr);
     int status = pk_json_end_command(&j, "test");
-    const char *line = pk_test_captured();
+    const char *line = pk_test_captured(&err);
     fclose(f);
     CHECK(status == PK_EXIT_ENV);
     CHECK(!strcmp(line, "portkit-target test: cannot write the JSON document: nesting deeper than 32 levels\n"));

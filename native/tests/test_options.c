@@ -18,7 +18,8 @@ static const struct option longopts[] = {
 /* Parses argv as a command would; the exit code, and the line in *line. */
 static int parse(int argc, char **argv, const char **line)
 {
-    pk_test_capture_stderr();
+    static pk_test_capture err;
+    pk_test_capture_start(&err, stderr);
     pk_options_start();
     int c, status = PK_CONTINUE;
     while (status == PK_CONTINUE && (c = getopt_long(argc, argv, ":hc:", longopts, NULL)) != -1)
@@ -26,7 +27,7 @@ static int parse(int argc, char **argv, const char **line)
             status = pk_option_error("test", c, argv, longopts);
     if (status == PK_CONTINUE)
         status = pk_no_operands("test", argc, argv);
-    *line = pk_test_captured();
+    *line = pk_test_captured(&err);
     return status;
 }
 
@@ -77,18 +78,19 @@ static void test_good_options_go_on(void)
 static void test_whole_number(void)
 {
     uint64_t v = 0;
-    pk_test_capture_stderr();
+    pk_test_capture err;
+    pk_test_capture_start(&err, stderr);
     int ok = pk_whole_number_option("test", "--calls", "7", 1, 10, &v);
     int low = pk_whole_number_option("test", "--calls", "0", 1, 10, &v);
-    const char *got = pk_test_captured();
+    const char *got = pk_test_captured(&err);
     CHECK(ok == PK_CONTINUE);
     CHECK(low == PK_EXIT_USAGE);
     CHECK(v == 7);
     CHECK(!strcmp(got, "portkit-target test: --calls '0': expected a whole number from 1 to 10\n"));
-    pk_test_capture_stderr();
+    pk_test_capture_start(&err, stderr);
     CHECK(pk_whole_number_option("test", "--calls", "1e3", 1, 10, &v) == PK_EXIT_USAGE);
     CHECK(pk_whole_number_option("test", "--calls", "", 1, 10, &v) == PK_EXIT_USAGE);
-    got = pk_test_captured();
+    got = pk_test_captured(&err);
     CHECK(!strcmp(got, "portkit-target test: --calls '1e3': expected a whole number from 1 to 10\n"
                        "portkit-target test: --calls '': expected a whole number from 1 to 10\n"));
 }
