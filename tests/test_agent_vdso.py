@@ -410,6 +410,18 @@ def test_bad_usage_wording(host_agent, args, line):
     assert proc.stderr == f"portkit-target vdso: {line}\n"
 
 
+def test_host_dump_failure_names_its_step_and_leaves_no_temporary_file(host_agent, tmp_path):
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    proc = run([host_agent, "vdso", "--dump", str(taken)], check_exit=2)
+    assert proc.stdout == ""
+    assert proc.stderr == f"portkit-target vdso: {taken}: cannot rename its temporary file over it: Is a directory\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
+    nowhere = tmp_path / "missing" / "vdso.so"
+    proc = run([host_agent, "vdso", "--dump", str(nowhere)], check_exit=2)
+    one_error_line(proc, f"{nowhere}: cannot create a temporary file beside it: No such file or directory")
+
+
 def test_kernel_rejected_clock_says_so(host_agent):
     proc = run([host_agent, "vdso", "verify", "--clock", "12"], check_exit=2)
     one_error_line(proc, "clock id 12 is not supported by this kernel")
