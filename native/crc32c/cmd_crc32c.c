@@ -9,7 +9,10 @@
  * The CRC is printed as the usual big-endian hex of the 32-bit value
  * ("123456789" -> e3069283). Exit codes: 0 ok; 1 a --check mismatch;
  * 2 bad usage, an unreadable file or a malformed --check line (each reported
- * as one line on stderr; the other files are still done). */
+ * as one line on stderr; the other files are still done); 3 the output
+ * cannot be written whole (no memory for --json's errors[], a failed write).
+ *
+ * Modes: crc32c_sums.c (sums, --check), crc32c_bench.c (--bench). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
