@@ -234,6 +234,57 @@ def test_bad_usage_is_one_line_and_exit_2(host_agent: Path, args: list[str]) -> 
     assert proc.stderr.startswith("portkit-target cpu: ")
 
 
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--bogus"], "unknown option '--bogus' (try --help)"),
+        (["-x"], "unknown option '-x' (try --help)"),
+        (["--json", "-jx"], "unknown option '-j' (try --help)"),
+        (["--has"], "option '--has' needs a value (try --help)"),
+        (["--json=1"], "option '--json' takes no value (try --help)"),
+        (["extra"], "unexpected argument 'extra' (try --help)"),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else "",
+)
+def test_bad_usage_wording(host_agent: Path, args: list[str], line: str) -> None:
+    proc = run([host_agent], "cpu", *args, check_exit=2)
+    assert proc.stderr == f"portkit-target cpu: {line}\n"
+
+
+# The option errors come from one helper (native/common/pk_options.c): every
+# command words them alike, naming the option as it was written.
+@pytest.mark.parametrize(
+    ("command", "args", "line"),
+    [
+        (["cpu"], ["--nope"], "unknown option '--nope' (try --help)"),
+        (["vdso", "verify"], ["--nope"], "unknown option '--nope' (try --help)"),
+        (["crc32c"], ["--nope"], "unknown option '--nope' (try --help)"),
+        (["cpu"], ["-q"], "unknown option '-q' (try --help)"),
+        (["vdso", "bench"], ["-q"], "unknown option '-q' (try --help)"),
+        (["crc32c"], ["-q"], "unknown option '-q' (try --help)"),
+        (["cpu"], ["--has"], "option '--has' needs a value (try --help)"),
+        (["vdso", "bench"], ["--calls"], "option '--calls' needs a value (try --help)"),
+        (["crc32c"], ["--check"], "option '--check' needs a value (try --help)"),
+        (["crc32c"], ["-c"], "option '-c' needs a value (try --help)"),
+        (["cpu"], ["--json=yes"], "option '--json' takes no value (try --help)"),
+        (["vdso"], ["--json=yes"], "option '--json' takes no value (try --help)"),
+        (["crc32c"], ["--json=yes", "f"], "option '--json' takes no value (try --help)"),
+        (["cpu"], ["extra"], "unexpected argument 'extra' (try --help)"),
+        (["vdso", "list"], ["extra"], "unexpected argument 'extra' (try --help)"),
+        (["crc32c"], ["--bench", "extra"], "unexpected argument 'extra' (try --help)"),
+        (["crc32c"], ["--check", "list", "extra"], "unexpected argument 'extra' (try --help)"),
+        (["vdso", "bench"], ["--repeat", "0"], "--repeat '0': expected a whole number from 1 to 1000"),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else "",
+)
+def test_every_command_words_usage_errors_alike(
+    host_agent: Path, command: list[str], args: list[str], line: str
+) -> None:
+    proc = run([host_agent], *command, *args, check_exit=2)
+    assert proc.stdout == ""
+    assert proc.stderr == f"portkit-target {command[0]}: {line}\n"
+
+
 def test_help_shows_an_example(host_agent: Path) -> None:
     proc = run([host_agent], "cpu", "--help")
     assert "example: portkit-target cpu" in proc.stdout

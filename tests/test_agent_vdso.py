@@ -386,6 +386,42 @@ def test_bad_usage_is_one_line_and_exit_2(host_agent, args):
     one_error_line(proc)
 
 
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--bogus"], "unknown option '--bogus' (try --help)"),
+        (["list", "-x"], "unknown option '-x' (try --help)"),
+        (["verify", "--json", "-jx"], "unknown option '-j' (try --help)"),
+        (["--image"], "option '--image' needs a value (try --help)"),
+        (["verify", "--clock"], "option '--clock' needs a value (try --help)"),
+        (["bench", "--cal"], "option '--cal' needs a value (try --help)"),
+        (["list", "--require=yes"], "option '--require' takes no value (try --help)"),
+        (["list", "extra"], "unexpected argument 'extra' (try --help)"),
+        (["verify", "extra"], "unexpected argument 'extra' (try --help)"),
+        (["bench", "--json", "now"], "unexpected argument 'now' (try --help)"),
+        (["verify", "--iterations", "0"], "--iterations '0': expected a whole number from 1 to 100000000"),
+        (["bench", "--calls", "1e6"], "--calls '1e6': expected a whole number from 1 to 100000000"),
+        (["bench", "--repeat", "x"], "--repeat 'x': expected a whole number from 1 to 1000"),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else "",
+)
+def test_bad_usage_wording(host_agent, args, line):
+    proc = run([host_agent, "vdso", *args], check_exit=2)
+    assert proc.stderr == f"portkit-target vdso: {line}\n"
+
+
+def test_host_dump_failure_names_its_step_and_leaves_no_temporary_file(host_agent, tmp_path):
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    proc = run([host_agent, "vdso", "--dump", str(taken)], check_exit=2)
+    assert proc.stdout == ""
+    assert proc.stderr == f"portkit-target vdso: {taken}: cannot rename its temporary file over it: Is a directory\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
+    nowhere = tmp_path / "missing" / "vdso.so"
+    proc = run([host_agent, "vdso", "--dump", str(nowhere)], check_exit=2)
+    one_error_line(proc, f"{nowhere}: cannot create a temporary file beside it: No such file or directory")
+
+
 def test_kernel_rejected_clock_says_so(host_agent):
     proc = run([host_agent, "vdso", "verify", "--clock", "12"], check_exit=2)
     one_error_line(proc, "clock id 12 is not supported by this kernel")

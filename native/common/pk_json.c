@@ -5,6 +5,10 @@
 #include <stdlib.h>
 
 #include "pk_arch.h"
+#include "pk_cli.h"
+
+#define STRINGIFY(x) #x
+#define STRING_OF(x) STRINGIFY(x)
 
 void pk_json_init(pk_json *j, FILE *out)
 {
@@ -12,34 +16,44 @@ void pk_json_init(pk_json *j, FILE *out)
     j->depth = 0;
     j->has_items[0] = false;
     j->after_key = false;
+    j->error = NULL;
 }
 
-/* Writes the separator a new value needs at the current level. */
-static void before_value(pk_json *j)
+/* Writes the separator a new value needs at the current level; false once
+ * the writer has failed, and the value is then not written either. */
+static bool before_value(pk_json *j)
 {
+    if (j->error)
+        return false;
     if (j->after_key) {
         j->after_key = false;
-        return;
+        return true;
     }
     if (j->has_items[j->depth])
         fputc(',', j->out);
     j->has_items[j->depth] = true;
+    return true;
 }
 
 static void open_level(pk_json *j, char c)
 {
-    before_value(j);
+    if (!j->error && j->depth == PK_JSON_MAX_DEPTH)
+        j->error = "nesting deeper than " STRING_OF(PK_JSON_MAX_DEPTH) " levels";
+    if (!before_value(j))
+        return;
     fputc(c, j->out);
-    if (j->depth + 1 < PK_JSON_MAX_DEPTH)
-        j->depth++;
+    j->depth++;
     j->has_items[j->depth] = false;
 }
 
 static void close_level(pk_json *j, char c)
 {
+    if (!j->error && j->depth == 0)
+        j->error = "a container closed that was never opened";
+    if (j->error)
+        return;
     fputc(c, j->out);
-    if (j->depth > 0)
-        j->depth--;
+    j->depth--;
 }
 
 void pk_json_begin_object(pk_json *j) { open_level(j, '{'); }
@@ -71,7 +85,8 @@ static void write_escaped(FILE *out, const char *s)
 
 void pk_json_key(pk_json *j, const char *key)
 {
-    before_value(j);
+    if (!before_value(j))
+        return;
     write_escaped(j->out, key);
     fputc(':', j->out);
     j->after_key = true;
@@ -83,20 +98,20 @@ void pk_json_string(pk_json *j, const char *s)
         pk_json_null(j);
         return;
     }
-    before_value(j);
-    write_escaped(j->out, s);
+    if (before_value(j))
+        write_escaped(j->out, s);
 }
 
 void pk_json_int(pk_json *j, int64_t v)
 {
-    before_value(j);
-    fprintf(j->out, "%" PRId64, v);
+    if (before_value(j))
+        fprintf(j->out, "%" PRId64, v);
 }
 
 void pk_json_uint(pk_json *j, uint64_t v)
 {
-    before_value(j);
-    fprintf(j->out, "%" PRIu64, v);
+    if (before_value(j))
+        fprintf(j->out, "%" PRIu64, v);
 }
 
 void pk_json_double(pk_json *j, double v)
@@ -111,20 +126,20 @@ void pk_json_double(pk_json *j, double v)
     snprintf(buf, sizeof buf, "%.15g", v);
     if (strtod(buf, NULL) != v)
         snprintf(buf, sizeof buf, "%.17g", v);
-    before_value(j);
-    fputs(buf, j->out);
+    if (before_value(j))
+        fputs(buf, j->out);
 }
 
 void pk_json_bool(pk_json *j, bool v)
 {
-    before_value(j);
-    fputs(v ? "true" : "false", j->out);
+    if (before_value(j))
+        fputs(v ? "true" : "false", j->out);
 }
 
 void pk_json_null(pk_json *j)
 {
-    before_value(j);
-    fputs("null", j->out);
+    if (before_value(j))
+        fputs("null", j->out);
 }
 
 void pk_json_kv_string(pk_json *j, const char *key, const char *s) { pk_json_key(j, key); pk_json_string(j, s); }
@@ -152,9 +167,23 @@ void pk_json_begin_document(pk_json *j, const char *schema)
     pk_json_end_object(j);
 }
 
-void pk_json_end_document(pk_json *j)
+bool pk_json_end_document(pk_json *j)
 {
     pk_json_end_object(j);
-    fputc('\n', j->out);
+    if (!j->error)
+        fputc('\n', j->out);
     fflush(j->out);
+    return !j->error;
+}
+
+const char *pk_json_error(const pk_json *j)
+{
+    return j->error;
+}
+
+int pk_json_end_command(pk_json *j, const char *cmd)
+{
+    if (pk_json_end_document(j))
+        return PK_EXIT_OK;
+    return pk_fail(PK_EXIT_ENV, cmd, "cannot write the JSON document: %s", j->error);
 }

@@ -10,13 +10,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Objects and arrays nest at most this deep; one more fails the writer. */
 #define PK_JSON_MAX_DEPTH 32
 
 typedef struct pk_json {
     FILE *out;
-    int depth;
-    bool has_items[PK_JSON_MAX_DEPTH]; /* whether a comma is due at each level */
-    bool after_key;                    /* a key was written, its value is next */
+    int depth;                             /* containers open */
+    bool has_items[PK_JSON_MAX_DEPTH + 1]; /* whether a comma is due at each depth */
+    bool after_key;                        /* a key was written, its value is next */
+    const char *error; /* why the writer failed, NULL while it has not; once
+                          set, nothing more is written */
 } pk_json;
 
 void pk_json_init(pk_json *j, FILE *out);
@@ -47,7 +50,18 @@ void pk_json_kv_hex(pk_json *j, const char *key, uint64_t v);
 /* Opens the top-level object with "schema" and the "agent" block that every
  * document carries (version, architecture, data model). */
 void pk_json_begin_document(pk_json *j, const char *schema);
-/* Closes the top-level object, writes a newline and flushes. */
-void pk_json_end_document(pk_json *j);
+/* Closes the top-level object, writes a newline and flushes. False when the
+ * writer failed on the way (pk_json_error says why): the output stops where
+ * it failed and is not a valid document. */
+bool pk_json_end_document(pk_json *j);
+
+/* What made the writer fail, e.g. "nesting deeper than 32 levels"; NULL
+ * while it has not. */
+const char *pk_json_error(const pk_json *j);
+
+/* pk_json_end_document for a command's document on stdout: PK_EXIT_OK, or
+ * PK_EXIT_ENV after "portkit-target CMD: cannot write the JSON document:
+ * <why>" on stderr, so that an incomplete document never passes as success. */
+int pk_json_end_command(pk_json *j, const char *cmd);
 
 #endif

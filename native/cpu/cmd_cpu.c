@@ -2,7 +2,6 @@
  * answering "there is currently no simple way to check in userland"
  * (seed freebsd-armv8-crc32c). Text by default, --json for the host,
  * --has for scripts: `portkit-target cpu --has crc32,pmull && ...`. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +10,7 @@
 #include "pk_cli.h"
 #include "pk_commands.h"
 #include "pk_json.h"
+#include "pk_options.h"
 
 #define CMD "cpu"
 #define SCHEMA "portkit.cpu/1"
@@ -55,7 +55,7 @@ static bool add_wanted(cpu_options *opt, char *list)
     return true;
 }
 
-/* Returns -1 to go on, or the exit code to stop with (after --help or an
+/* PK_CONTINUE to go on, or the exit code to stop with (after --help or an
  * error line). */
 static int parse_options(int argc, char **argv, cpu_options *opt)
 {
@@ -65,8 +65,7 @@ static int parse_options(int argc, char **argv, cpu_options *opt)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    opterr = 0; /* errors are reported here, as one line */
-    optind = 1;
+    pk_options_start();
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
@@ -81,17 +80,14 @@ static int parse_options(int argc, char **argv, cpu_options *opt)
         case 'h':
             usage(stdout);
             return PK_EXIT_OK;
-        case ':':
-            return pk_fail(PK_EXIT_USAGE, CMD, "option '%s' needs a value (try --help)", argv[optind - 1]);
         default:
-            return pk_fail(PK_EXIT_USAGE, CMD, "unknown option '%s' (try --help)", argv[optind - 1]);
+            return pk_option_error(CMD, c, argv, longopts);
         }
     }
-    if (optind < argc)
-        return pk_fail(PK_EXIT_USAGE, CMD, "unexpected argument '%s' (try --help)", argv[optind]);
-    if (opt->has_given && opt->wanted_count == 0)
-        return pk_fail(PK_EXIT_USAGE, CMD, "--has needs at least one feature name");
-    return -1;
+    int status = pk_no_operands(CMD, argc, argv);
+    if (status == PK_CONTINUE && opt->has_given && opt->wanted_count == 0)
+        status = pk_fail(PK_EXIT_USAGE, CMD, "--has needs at least one feature name");
+    return status;
 }
 
 /* ---------------------------------------------------------------- text */
@@ -211,7 +207,8 @@ static void json_check(pk_json *j, const cpu_options *opt)
     pk_json_end_array(j);
 }
 
-static void print_json(FILE *out, const pk_cpu_info *info, const cpu_options *opt)
+/* PK_EXIT_OK, or PK_EXIT_ENV when the document could not be written whole. */
+static int print_json(FILE *out, const pk_cpu_info *info, const cpu_options *opt)
 {
     pk_json j;
     pk_json_init(&j, out);
@@ -227,7 +224,7 @@ static void print_json(FILE *out, const pk_cpu_info *info, const cpu_options *op
     json_names(&j, "absent", info, false);
     if (opt->has_given)
         json_check(&j, opt);
-    pk_json_end_document(&j);
+    return pk_json_end_command(&j, CMD);
 }
 
 /* ------------------------------------------------------------- command */
@@ -244,7 +241,7 @@ int pk_cmd_cpu(int argc, char **argv)
 {
     cpu_options opt = {0};
     int stop = parse_options(argc, argv, &opt);
-    if (stop >= 0)
+    if (stop != PK_CONTINUE)
         return stop;
     for (size_t i = 0; i < opt.wanted_count; i++)
         if (!pk_cpu_known(opt.wanted[i]))
@@ -252,12 +249,15 @@ int pk_cmd_cpu(int argc, char **argv)
                            opt.wanted[i], PK_ARCH);
 
     const pk_cpu_info *info = pk_cpu_info_get();
-    if (opt.json)
-        print_json(stdout, info, &opt);
-    else if (opt.has_given)
+    if (opt.json) {
+        int status = print_json(stdout, info, &opt);
+        if (status != PK_EXIT_OK)
+            return status;
+    } else if (opt.has_given) {
         print_check(stdout, &opt);
-    else
+    } else {
         print_report(stdout, info);
+    }
     if (fflush(stdout) != 0)
         return pk_fail(PK_EXIT_ENV, CMD, "cannot write the output");
     return opt.has_given && !all_present(&opt) ? PK_EXIT_FINDINGS : PK_EXIT_OK;

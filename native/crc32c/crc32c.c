@@ -1,38 +1,43 @@
 /* The one place that picks a CRC32C implementation.
  *
  * pk_crc32c() is a single indirect call through `selected`, which starts out
- * pointing at first_call(): that builds the tables, reads the CPU features and
- * PORTKIT_CRC32C once, stores the choice, and every later call goes straight
- * to the chosen kernel. */
+ * pointing at first_call(): that builds the constants, reads the CPU features
+ * and PORTKIT_CRC32C once, stores the choice, and every later call goes
+ * straight to the chosen kernel. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "crc32c_internal.h"
+#include "crc32c_impls.h"
+#include "crc32c_math.h"
+#include "portkit/crc32c.h"
 
 typedef struct {
     const char *name;
     pk_crc32c_fn fn;
     bool (*supported)(void);
+    void (*init)(void); /* builds the implementation's constants; NULL: none */
 } implementation;
 
 static bool always(void) { return true; }
 
 /* Slowest first; the automatic choice is the last one the CPU supports. */
 static const implementation implementations[] = {
-    { "portable", pk_crc32c_portable, always },
+    { "portable", pk_crc32c_portable, always, pk_crc32c_portable_init },
 #if defined(PK_CRC32C_X86)
-    { "sse42", pk_crc32c_sse42, pk_crc32c_sse42_supported },
-    { "avx2_vpclmul", pk_crc32c_avx2_vpclmul, pk_crc32c_avx2_vpclmul_supported },
-    { "avx2_fused", pk_crc32c_avx2_fused, pk_crc32c_avx2_vpclmul_supported },
-    { "avx512_vpclmul", pk_crc32c_avx512_vpclmul, pk_crc32c_avx512_vpclmul_supported },
+    { "sse42", pk_crc32c_sse42, pk_crc32c_sse42_supported, NULL },
+    { "avx2_vpclmul", pk_crc32c_avx2_vpclmul, pk_crc32c_avx2_vpclmul_supported, pk_crc32c_vpclmul_init },
+    { "avx2_fused", pk_crc32c_avx2_fused, pk_crc32c_avx2_vpclmul_supported, pk_crc32c_vpclmul_init },
+    { "avx512_vpclmul", pk_crc32c_avx512_vpclmul, pk_crc32c_avx512_vpclmul_supported, pk_crc32c_avx512_init },
 #endif
 #if defined(PK_CRC32C_ARM64)
-    { "arm64_crc", pk_crc32c_arm64_crc, pk_crc32c_arm64_crc_supported },
-    { "arm64_crc_pmull", pk_crc32c_arm64_crc_pmull, pk_crc32c_arm64_pmull_supported },
-    { "arm64_pmull", pk_crc32c_arm64_pmull, pk_crc32c_arm64_pmull_supported },
-    { "arm64_pmull_eor3", pk_crc32c_arm64_pmull_eor3, pk_crc32c_arm64_pmull_eor3_supported },
+    { "arm64_crc", pk_crc32c_arm64_crc, pk_crc32c_arm64_crc_supported, NULL },
+    { "arm64_crc_pmull", pk_crc32c_arm64_crc_pmull, pk_crc32c_arm64_pmull_supported, NULL },
+    { "arm64_pmull", pk_crc32c_arm64_pmull, pk_crc32c_arm64_pmull_supported, pk_crc32c_arm64_pmull_init },
+    { "arm64_pmull_eor3", pk_crc32c_arm64_pmull_eor3, pk_crc32c_arm64_pmull_eor3_supported,
+      pk_crc32c_arm64_pmull_init },
 #endif
 };
 #define N_IMPL (sizeof implementations / sizeof implementations[0])
@@ -53,16 +58,25 @@ static const implementation *find(const char *name)
     return NULL;
 }
 
+/* Builds the shared constants, then those of each implementation this CPU
+ * can run (rows that share an init stand next to each other: it runs once). */
 static void choose(void)
 {
-    pk_crc32c_init_tables();
+    pk_crc32c_math_init();
+    void (*last_init)(void) = NULL;
     size_t n = 0;
     const implementation *pick = &implementations[0];
-    for (size_t i = 0; i < N_IMPL; i++)
-        if (implementations[i].supported()) {
-            available[n++] = implementations[i].name;
-            pick = &implementations[i];
+    for (size_t i = 0; i < N_IMPL; i++) {
+        const implementation *impl = &implementations[i];
+        if (!impl->supported())
+            continue;
+        if (impl->init && impl->init != last_init) {
+            impl->init();
+            last_init = impl->init;
         }
+        available[n++] = impl->name;
+        pick = impl;
+    }
     available[n] = NULL;
 
     const char *forced = getenv("PORTKIT_CRC32C");

@@ -9,7 +9,8 @@
  * independent chains over three adjacent stretches fill the unit; PMULL
  * joins their states as on x86 (see pk_crc32c_stream_k). From 256 KiB on the
  * three stretches are the buffer's three thirds (see PK_ARM64_REGION_MIN). */
-#include "crc32c_internal.h"
+#include "crc32c_impls.h"
+#include "crc32c_math.h"
 
 #if defined(PK_CRC32C_ARM64)
 #include "cpu_features.h"

@@ -5,7 +5,7 @@
 #include <arm_acle.h>
 #include <arm_neon.h>
 
-#include "crc32c_internal.h"
+#include "crc32c_math.h"
 
 #define PK_ARM64_CRC_TARGET __attribute__((target("+crc")))
 #define PK_ARM64_PMULL_TARGET __attribute__((target("+crc+crypto")))

@@ -8,7 +8,8 @@
  * final 128 bits are reduced with two crc32cx. Below 256 bytes the
  * three-stream crc32 kernel is used; from 256 KiB on, four far-apart regions
  * (see PK_ARM64_REGION_MIN). Not measured on hardware (qemu only checks it). */
-#include "crc32c_internal.h"
+#include "crc32c_impls.h"
+#include "crc32c_math.h"
 
 #if defined(PK_CRC32C_ARM64)
 #include "cpu_features.h"

@@ -11,7 +11,8 @@
  * through SIMDe's portable AVX-512 (a test-only build: see
  * native/tests/test_crc32c_avx512_emul.c), so its logic is checked on CPUs
  * without AVX-512 too. */
-#include "crc32c_internal.h"
+#include "crc32c_impls.h"
+#include "crc32c_math.h"
 
 #if defined(PK_CRC32C_X86)
 #include "cpu_features.h"

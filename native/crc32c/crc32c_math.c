@@ -1,8 +1,8 @@
 /* Polynomial arithmetic modulo the CRC32C polynomial P, in the reflected
- * convention of crc32c_internal.h. Every constant the fast kernels use
+ * convention of crc32c_math.h. Every constant the fast kernels use
  * (stream-combining and lane-folding multipliers, the combine() shifts) is a
  * power of x mod P computed here once at start-up, never pasted in. */
-#include "crc32c_internal.h"
+#include "crc32c_math.h"
 
 /* x^(2^k) mod P for k = 0..66: enough to raise x to any 64-bit exponent and
  * to shift by 8 * SIZE_MAX bits. */
@@ -43,7 +43,7 @@ uint32_t pk_crc32c_shift(uint32_t state, size_t nbytes)
     return state;
 }
 
-static void init_math(void)
+void pk_crc32c_math_init(void)
 {
     xpow2[0] = PK_CRC32C_ONE >> 1; /* x */
     for (int k = 1; k < 67; k++)
@@ -52,29 +52,4 @@ static void init_math(void)
         pk_crc32c_stream_k[i] = pk_crc32c_xpow(8 * PK_CRC32C_STREAM_STEP * i - 33);
     for (int j = 0; j < PK_CRC32C_SHIFT64_BITS; j++)
         pk_crc32c_shift64_k[j] = pk_crc32c_xpow(((uint64_t)8 * 64 << j) - 33);
-}
-
-void pk_crc32c_init_tables(void)
-{
-    init_math();
-    /* The portable tables: entry [0][b] is byte b's state after 8 zero bits,
-     * entry [k][b] the same byte followed by k more zero bytes. */
-    for (uint32_t b = 0; b < 256; b++) {
-        uint32_t s = b;
-        for (int bit = 0; bit < 8; bit++)
-            s = (s >> 1) ^ (PK_CRC32C_POLY & (0u - (s & 1)));
-        pk_crc32c_table[0][b] = s;
-    }
-    for (int k = 1; k < 8; k++)
-        for (int b = 0; b < 256; b++) {
-            uint32_t prev = pk_crc32c_table[k - 1][b];
-            pk_crc32c_table[k][b] = (prev >> 8) ^ pk_crc32c_table[0][prev & 0xFF];
-        }
-#if defined(PK_CRC32C_X86)
-    pk_crc32c_vpclmul_init();
-    pk_crc32c_avx512_init();
-#endif
-#if defined(PK_CRC32C_ARM64)
-    pk_crc32c_arm64_pmull_init();
-#endif
 }

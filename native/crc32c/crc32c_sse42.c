@@ -5,8 +5,9 @@
  * unit's speed; three independent chains over three adjacent stretches of the
  * buffer fill it. The three partial states are joined with two carry-less
  * multiplies (PCLMULQDQ) folded into the last word of the third stretch (see
- * pk_crc32c_stream_k in crc32c_internal.h). */
-#include "crc32c_internal.h"
+ * pk_crc32c_stream_k in crc32c_math.h). */
+#include "crc32c_impls.h"
+#include "crc32c_math.h"
 
 #if defined(PK_CRC32C_X86)
 #include <immintrin.h>

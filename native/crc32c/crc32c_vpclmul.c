@@ -27,7 +27,8 @@
  * cycles whatever else runs; up to 12 crc32 ride along for free, and past
  * ~16 crc32 the crc32 unit (one per cycle) is the limit. So the best mix
  * gives the streams 12-18 words per vector step, not 6. */
-#include "crc32c_internal.h"
+#include "crc32c_impls.h"
+#include "crc32c_math.h"
 
 #if defined(PK_CRC32C_X86)
 #include <immintrin.h>

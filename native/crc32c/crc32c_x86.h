@@ -4,7 +4,7 @@
 
 #include <immintrin.h>
 
-#include "crc32c_internal.h"
+#include "crc32c_math.h"
 
 #define PK_X86_CRC_TARGET __attribute__((target("sse4.2,pclmul")))
 

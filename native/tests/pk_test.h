@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static int pk_test_failures;
 
@@ -44,6 +45,36 @@ static inline uint8_t *pk_test_read_file(const char *dir, const char *name, size
     }
     *size = len;
     return data;
+}
+
+/* What the code between pk_test_capture_start() and pk_test_captured() wrote to
+ * a stream (stdout, stderr): its descriptor points at a temporary file
+ * meanwhile. */
+typedef struct pk_test_capture {
+    FILE *stream, *file;
+    int saved_fd;
+    char text[4096]; /* NUL-terminated, cut at the size */
+} pk_test_capture;
+
+static inline void pk_test_capture_start(pk_test_capture *c, FILE *stream)
+{
+    fflush(stream);
+    c->stream = stream;
+    c->file = tmpfile();
+    c->saved_fd = dup(fileno(stream));
+    dup2(fileno(c->file), fileno(stream));
+}
+
+static inline const char *pk_test_captured(pk_test_capture *c)
+{
+    fflush(c->stream);
+    dup2(c->saved_fd, fileno(c->stream));
+    close(c->saved_fd);
+    rewind(c->file);
+    size_t n = fread(c->text, 1, sizeof c->text - 1, c->file);
+    c->text[n] = '\0';
+    fclose(c->file);
+    return c->text;
 }
 
 /* Writes an integer of `width` bytes in the given byte order (ELF fixtures). */

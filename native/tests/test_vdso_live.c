@@ -1,10 +1,14 @@
 /* The live vDSO of this test process: found, parsed, its entry points called
- * and compared with the raw system calls. Cross-built, this runs under
- * qemu-user, which gives no vDSO: then the no-vDSO report is checked. */
+ * and compared with the raw system calls, dumped to a file. Cross-built, this
+ * runs under qemu-user, which gives no vDSO: then the no-vDSO report is
+ * checked. */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pk_test.h"
 #include "vdso_calls.h"
@@ -51,6 +55,49 @@ static void test_entries_agree_with_syscalls(const pk_vdso_live *live)
     }
 }
 
+/* Files in dir other than . and .. */
+static int entries_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* The dump is the image byte for byte; a failed one names its step and
+ * leaves no temporary file behind. */
+static void test_dump(const pk_vdso_live *live)
+{
+    char dir[] = "/tmp/pk-vdso-dump-XXXXXX", path[64], blocker[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/vdso.so", dir);
+    const char *err = NULL;
+    CHECK(pk_vdso_live_dump(live, path, &err) == 0);
+    size_t size = 0;
+    uint8_t *copy = pk_test_read_file(dir, "vdso.so", &size);
+    CHECK(size == live->size && !memcmp(copy, (const void *)(uintptr_t)live->base, size));
+    free(copy);
+    CHECK(entries_in(dir) == 1);
+
+    snprintf(blocker, sizeof blocker, "%s/dir", dir); /* rename cannot replace a directory */
+    CHECK(mkdir(blocker, 0700) == 0);
+    CHECK(pk_vdso_live_dump(live, blocker, &err) == -1);
+    CHECK(err && !strncmp(err, "cannot rename its temporary file over it: ", 42));
+    CHECK(entries_in(dir) == 2);
+
+    snprintf(blocker, sizeof blocker, "%s/none/vdso.so", dir);
+    CHECK(pk_vdso_live_dump(live, blocker, &err) == -1);
+    CHECK(err && !strcmp(err, "cannot create a temporary file beside it: No such file or directory"));
+
+    snprintf(blocker, sizeof blocker, "%s/dir", dir);
+    rmdir(blocker);
+    remove(path);
+    rmdir(dir);
+}
+
 static void test_no_vdso_report(void)
 {
     pk_vdso_process proc;
@@ -79,6 +126,7 @@ int main(void)
         CHECK(live.image.exported > 0);
         test_extent_fits_mapping(&live);
         test_entries_agree_with_syscalls(&live);
+        test_dump(&live);
     } else {
         printf("no vDSO in this process (qemu-user?)\n");
     }

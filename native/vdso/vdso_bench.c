@@ -23,16 +23,17 @@
  *                        ratio (syscall / vDSO, null without vDSO)}
  *   no_vdso              null, or as in portkit.vdso/1
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "pk_cli.h"
 #include "pk_json.h"
+#include "pk_options.h"
+#include "pk_stats.h"
 #include "vdso_calls.h"
-#include "vdso_cmd.h"
+#include "vdso_modes.h"
+#include "vdso_usage.h"
 #include "vdso_live.h"
 
 #define DEFAULT_CALLS PK_SEED_CALLS
@@ -83,21 +84,21 @@ static int parse_options(int argc, char **argv, bench_options *opt)
         {"json", no_argument, NULL, 'j'},        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int status = PK_VDSO_CONTINUE;
-    pk_vdso_getopt_start();
+    int status = PK_CONTINUE;
+    pk_options_start();
     int c;
-    while (status == PK_VDSO_CONTINUE && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while (status == PK_CONTINUE && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'n': status = pk_vdso_count_option("--calls", optarg, 1, MAX_CALLS, &opt->calls); break;
-        case 'r': status = pk_vdso_count_option("--repeat", optarg, 1, MAX_REPEAT, &opt->repeat); break;
+        case 'n': status = pk_whole_number_option("vdso", "--calls", optarg, 1, MAX_CALLS, &opt->calls); break;
+        case 'r': status = pk_whole_number_option("vdso", "--repeat", optarg, 1, MAX_REPEAT, &opt->repeat); break;
         case 'j': opt->json = true; break;
         case 'h': pk_vdso_usage(stdout); return PK_EXIT_OK;
-        default: return pk_vdso_option_error(c, argv);
+        default: return pk_option_error("vdso", c, argv, longopts);
         }
     }
-    if (status == PK_VDSO_CONTINUE)
-        status = pk_vdso_no_operands(argc, argv);
-    if (status == PK_VDSO_CONTINUE && opt->calls * opt->repeat > MAX_TOTAL_CALLS)
+    if (status == PK_CONTINUE)
+        status = pk_no_operands("vdso", argc, argv);
+    if (status == PK_CONTINUE && opt->calls * opt->repeat > MAX_TOTAL_CALLS)
         status = pk_fail(PK_EXIT_USAGE, "vdso", "--calls %" PRIu64 " x --repeat %" PRIu64 " is more than %llu calls per path",
                          opt->calls, opt->repeat, MAX_TOTAL_CALLS);
     return status;
@@ -163,24 +164,6 @@ static void release(bench *b)
 
 /* ---- measuring ---------------------------------------------------------------------- */
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(const double *values, uint64_t n)
-{
-    double *sorted = malloc(n * sizeof *sorted);
-    if (!sorted)
-        return NAN;
-    memcpy(sorted, values, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, compare_double);
-    double m = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    free(sorted);
-    return m;
-}
-
 static void measure(bench *b)
 {
     uint64_t warmup = b->opt->calls < WARMUP_CALLS ? b->opt->calls : WARMUP_CALLS;
@@ -198,7 +181,7 @@ static void measure(bench *b)
     for (int f = 0; f < NFNS; f++)
         for (int p = 0; p < NPATHS; p++)
             if (b->fns[f].path[p].loop)
-                b->fns[f].path[p].median_ns = median(b->fns[f].path[p].repeats_ns, b->opt->repeat);
+                b->fns[f].path[p].median_ns = pk_median(b->fns[f].path[p].repeats_ns, (size_t)b->opt->repeat);
 }
 
 static double speedup(const bench_fn *fn)
@@ -315,7 +298,7 @@ static void json_fn(pk_json *j, const bench *b, const bench_fn *fn)
     pk_json_end_object(j);
 }
 
-static void json_bench(FILE *out, const bench *b)
+static int json_bench(FILE *out, const bench *b)
 {
     pk_json j;
     pk_json_init(&j, out);
@@ -342,14 +325,14 @@ static void json_bench(FILE *out, const bench *b)
     } else {
         pk_no_vdso_json(&j, &b->no_vdso);
     }
-    pk_json_end_document(&j);
+    return pk_json_end_command(&j, "vdso");
 }
 
 int pk_vdso_bench(int argc, char **argv)
 {
     bench_options opt = {.calls = DEFAULT_CALLS, .repeat = DEFAULT_REPEAT};
     int status = parse_options(argc, argv, &opt);
-    if (status != PK_VDSO_CONTINUE)
+    if (status != PK_CONTINUE)
         return status;
     bench b = {.opt = &opt};
     pk_vdso_process_info(&b.proc);
@@ -365,10 +348,11 @@ int pk_vdso_bench(int argc, char **argv)
     if (!b.img)
         pk_no_vdso_measure(&b.no_vdso, &b.proc);
     measure(&b);
+    status = PK_EXIT_OK;
     if (opt.json)
-        json_bench(stdout, &b);
+        status = json_bench(stdout, &b);
     else
         print_bench(stdout, &b);
     release(&b);
-    return PK_EXIT_OK;
+    return status;
 }

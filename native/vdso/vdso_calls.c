@@ -155,17 +155,17 @@ static int vdso_time(uintptr_t entry, int clock, int64_t *ns)
 
 /* The time64 rows exist only where the time64 system calls do (32-bit). */
 const pk_time_fn pk_time_fns[PK_FN_COUNT] = {
-    [PK_FN_CLOCK_GETTIME] = {"clock_gettime", "clock_gettime", true, false, sys_clock_gettime, vdso_clock_gettime},
-    [PK_FN_CLOCK_GETTIME64] = {"clock_gettime64", "clock_gettime64", true, false, SYS_CLOCK_GETTIME64,
+    [PK_FN_CLOCK_GETTIME] = {"clock_gettime", "clock_gettime", false, sys_clock_gettime, vdso_clock_gettime},
+    [PK_FN_CLOCK_GETTIME64] = {"clock_gettime64", "clock_gettime64", false, SYS_CLOCK_GETTIME64,
                                vdso_clock_gettime64},
-    [PK_FN_GETTIMEOFDAY] = {"gettimeofday", "gettimeofday", false, false, sys_gettimeofday, vdso_gettimeofday},
+    [PK_FN_GETTIMEOFDAY] = {"gettimeofday", "gettimeofday", false, sys_gettimeofday, vdso_gettimeofday},
 #ifdef SYS_time
-    [PK_FN_TIME] = {"time", "time", false, false, sys_time, vdso_time},
+    [PK_FN_TIME] = {"time", "time", false, sys_time, vdso_time},
 #else
-    [PK_FN_TIME] = {"time", "clock_gettime(CLOCK_REALTIME_COARSE)", false, false, sys_time, vdso_time},
+    [PK_FN_TIME] = {"time", "clock_gettime(CLOCK_REALTIME_COARSE)", false, sys_time, vdso_time},
 #endif
-    [PK_FN_CLOCK_GETRES] = {"clock_getres", "clock_getres", true, true, sys_clock_getres, vdso_clock_getres},
-    [PK_FN_CLOCK_GETRES64] = {"clock_getres_time64", "clock_getres_time64", true, true, SYS_CLOCK_GETRES64,
+    [PK_FN_CLOCK_GETRES] = {"clock_getres", "clock_getres", true, sys_clock_getres, vdso_clock_getres},
+    [PK_FN_CLOCK_GETRES64] = {"clock_getres_time64", "clock_getres_time64", true, SYS_CLOCK_GETRES64,
                               vdso_clock_getres64},
 };
 

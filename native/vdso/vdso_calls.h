@@ -26,7 +26,6 @@ typedef int (*pk_vdso_read)(uintptr_t entry, int clock, int64_t *ns);
 typedef struct pk_time_fn {
     const char *name;    /* the vDSO exports __vdso_<name> or __kernel_<name> */
     const char *syscall; /* the system call it replaces (or is compared with) */
-    bool per_clock;      /* takes a clock id */
     bool resolution;     /* returns a resolution: compared for equality, not order */
     pk_sys_read sys;     /* NULL: no such system call on this architecture */
     pk_vdso_read vdso;

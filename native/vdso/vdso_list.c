@@ -28,14 +28,15 @@
  */
 #include <elf.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pk_cli.h"
 #include "pk_json.h"
-#include "vdso_cmd.h"
+#include "pk_options.h"
+#include "vdso_modes.h"
+#include "vdso_usage.h"
 #include "vdso_elf.h"
 #include "vdso_live.h"
 
@@ -67,7 +68,7 @@ static int parse_options(int argc, char **argv, list_options *opt)
         {"require", no_argument, NULL, 'r'},     {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
     };
-    pk_vdso_getopt_start();
+    pk_options_start();
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
@@ -76,12 +77,12 @@ static int parse_options(int argc, char **argv, list_options *opt)
         case 'r': opt->require = true; break;
         case 'j': opt->json = true; break;
         case 'h': pk_vdso_usage(stdout); return PK_EXIT_OK;
-        default: return pk_vdso_option_error(c, argv);
+        default: return pk_option_error("vdso", c, argv, longopts);
         }
     }
     if (opt->image && opt->dump)
         return pk_fail(PK_EXIT_USAGE, "vdso", "--image and --dump cannot be combined (--dump writes the live vDSO)");
-    return pk_vdso_no_operands(argc, argv);
+    return pk_no_operands("vdso", argc, argv);
 }
 
 /* Reads a whole file (regular or not) into a malloc'd buffer of exactly its
@@ -238,7 +239,7 @@ static void json_image(pk_json *j, const listing *l)
     pk_json_end_array(j);
 }
 
-static void json_listing(FILE *out, const listing *l)
+static int json_listing(FILE *out, const listing *l)
 {
     pk_json j;
     pk_json_init(&j, out);
@@ -253,15 +254,16 @@ static void json_listing(FILE *out, const listing *l)
         json_null(&j, "no_vdso");
     else
         pk_no_vdso_json(&j, &l->no_vdso);
-    pk_json_end_document(&j);
+    return pk_json_end_command(&j, "vdso");
 }
 
-static void report(const listing *l)
+/* PK_EXIT_OK, or PK_EXIT_ENV when the JSON document could not be written whole. */
+static int report(const listing *l)
 {
     if (l->opt->json)
-        json_listing(stdout, l);
-    else
-        print_listing(stdout, l);
+        return json_listing(stdout, l);
+    print_listing(stdout, l);
+    return PK_EXIT_OK;
 }
 
 /* ---- the two sources ------------------------------------------------------------- */
@@ -281,9 +283,9 @@ static int list_image_file(listing *l)
     l->present = true;
     l->img = &img;
     l->size_source = "file";
-    report(l);
+    int status = report(l);
     free(data);
-    return PK_EXIT_OK;
+    return status;
 }
 
 static int list_live(listing *l)
@@ -294,7 +296,9 @@ static int list_live(listing *l)
         return pk_fail(PK_EXIT_ENV, "vdso", "the vDSO at 0x%" PRIx64 " cannot be read: %s", live.base, error);
     if (!live.present) {
         pk_no_vdso_measure(&l->no_vdso, &l->proc);
-        report(l);
+        int status = report(l);
+        if (status != PK_EXIT_OK)
+            return status;
         if (l->opt->dump)
             return pk_fail(PK_EXIT_ENV, "vdso", "--dump %s: this process has no vDSO to dump", l->opt->dump);
         return l->opt->require ? PK_EXIT_FINDINGS : PK_EXIT_OK;
@@ -307,15 +311,14 @@ static int list_live(listing *l)
             return pk_fail(PK_EXIT_USAGE, "vdso", "%s: %s", l->opt->dump, error);
         l->dumped = true;
     }
-    report(l);
-    return PK_EXIT_OK;
+    return report(l);
 }
 
 int pk_vdso_list(int argc, char **argv)
 {
     list_options opt = {0};
     int status = parse_options(argc, argv, &opt);
-    if (status != PK_VDSO_CONTINUE)
+    if (status != PK_CONTINUE)
         return status;
     listing l = {.opt = &opt};
     pk_vdso_process_info(&l.proc);

@@ -147,9 +147,12 @@ int pk_vdso_live_open(pk_vdso_live *live, const char **error)
     return pk_vdso_parse((const void *)(uintptr_t)live->base, live->size, live->base, &live->image, error);
 }
 
-static int errno_error(const char **error, int err)
+/* "<step>: <errno text>" in *error; returns -1. */
+static int step_error(const char **error, const char *step, int err)
 {
-    *error = strerror(err);
+    static char message[160];
+    snprintf(message, sizeof message, "%s: %s", step, strerror(err ? err : EIO));
+    *error = message;
     return -1;
 }
 
@@ -157,19 +160,24 @@ int pk_vdso_live_dump(const pk_vdso_live *live, const char *path, const char **e
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return errno_error(error, ENAMETOOLONG);
-    FILE *f = fopen(tmp, "wb");
+        return step_error(error, "cannot create a temporary file beside it", ENAMETOOLONG);
+    /* "x": never write through a file or link already there. */
+    FILE *f = fopen(tmp, "wbx");
     if (!f)
-        return errno_error(error, errno);
-    bool ok = fwrite((const void *)(uintptr_t)live->base, 1, (size_t)live->size, f) == live->size;
-    int err = errno;
-    if (fclose(f) != 0 && ok)
-        ok = false, err = errno;
-    if (ok && rename(tmp, path) != 0)
-        ok = false, err = errno;
-    if (!ok) {
+        return step_error(error, "cannot create a temporary file beside it", errno);
+    const char *step = NULL;
+    int err = 0;
+    if (fwrite((const void *)(uintptr_t)live->base, 1, (size_t)live->size, f) != live->size || fflush(f) != 0)
+        step = "cannot write its temporary file", err = errno;
+    else if (fsync(fileno(f)) != 0) /* on disk before it can replace path */
+        step = "cannot fsync its temporary file", err = errno;
+    if (fclose(f) != 0 && !step)
+        step = "cannot close its temporary file", err = errno;
+    if (!step && rename(tmp, path) != 0)
+        step = "cannot rename its temporary file over it", err = errno;
+    if (step) {
         remove(tmp);
-        return errno_error(error, err);
+        return step_error(error, step, err);
     }
     return 0;
 }

@@ -38,8 +38,11 @@ typedef struct pk_vdso_live {
  * kernel's image cannot be read. */
 int pk_vdso_live_open(pk_vdso_live *live, const char **error);
 
-/* Writes the live image to path atomically (temp file + rename). Returns 0,
- * or -1 with *error (errno text). */
+/* Writes the live image to path atomically, as the host's writer does: a
+ * temporary file beside it (path.tmp.PID), written, flushed and fsync'ed,
+ * then renamed over path; on failure the temporary file is removed. Returns
+ * 0, or -1 with *error naming the step, e.g. "cannot fsync its temporary
+ * file: Input/output error" (valid until the next call). */
 int pk_vdso_live_dump(const pk_vdso_live *live, const char *path, const char **error);
 
 /* What a missing vDSO costs here, and why it may be missing. */

@@ -47,7 +47,6 @@
  *   ok                   no check failed (the exit code is 0 exactly then)
  *   no_vdso              null, or as in portkit.vdso/1
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +55,10 @@
 
 #include "pk_cli.h"
 #include "pk_json.h"
+#include "pk_options.h"
 #include "vdso_calls.h"
-#include "vdso_cmd.h"
+#include "vdso_modes.h"
+#include "vdso_usage.h"
 #include "vdso_live.h"
 
 #ifndef CLOCK_TAI
@@ -166,7 +167,7 @@ static int clock_option(const char *name, verify_options *opt)
     if (err)
         return pk_fail(PK_EXIT_USAGE, "vdso", "clock %s (id %d) is not supported by this kernel (clock_getres: %s)",
                        opt->clock->name, opt->clock->id, strerror(-err));
-    return PK_VDSO_CONTINUE;
+    return PK_CONTINUE;
 }
 
 static int parse_options(int argc, char **argv, verify_options *opt)
@@ -177,21 +178,23 @@ static int parse_options(int argc, char **argv, verify_options *opt)
         {NULL, 0, NULL, 0},
     };
     const char *clock_name = NULL;
-    int status = PK_VDSO_CONTINUE;
-    pk_vdso_getopt_start();
+    int status = PK_CONTINUE;
+    pk_options_start();
     int c;
-    while (status == PK_VDSO_CONTINUE && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while (status == PK_CONTINUE && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'n': status = pk_vdso_count_option("--iterations", optarg, 1, 100000000, &opt->iterations); break;
+        case 'n':
+            status = pk_whole_number_option("vdso", "--iterations", optarg, 1, 100000000, &opt->iterations);
+            break;
         case 'c': clock_name = optarg; break;
         case 'j': opt->json = true; break;
         case 'h': pk_vdso_usage(stdout); return PK_EXIT_OK;
-        default: return pk_vdso_option_error(c, argv);
+        default: return pk_option_error("vdso", c, argv, longopts);
         }
     }
-    if (status == PK_VDSO_CONTINUE)
-        status = pk_vdso_no_operands(argc, argv);
-    if (status == PK_VDSO_CONTINUE && clock_name)
+    if (status == PK_CONTINUE)
+        status = pk_no_operands("vdso", argc, argv);
+    if (status == PK_CONTINUE && clock_name)
         status = clock_option(clock_name, opt);
     return status;
 }
@@ -413,7 +416,7 @@ static void json_check(pk_json *j, const check *c)
     pk_json_end_object(j);
 }
 
-static void json_verification(FILE *out, const verification *v)
+static int json_verification(FILE *out, const verification *v)
 {
     pk_json j;
     pk_json_init(&j, out);
@@ -440,14 +443,14 @@ static void json_verification(FILE *out, const verification *v)
     } else {
         pk_no_vdso_json(&j, &v->no_vdso);
     }
-    pk_json_end_document(&j);
+    return pk_json_end_command(&j, "vdso");
 }
 
 int pk_vdso_verify(int argc, char **argv)
 {
     verify_options opt = {.iterations = DEFAULT_ITERATIONS};
     int status = parse_options(argc, argv, &opt);
-    if (status != PK_VDSO_CONTINUE)
+    if (status != PK_CONTINUE)
         return status;
     verification *v = calloc(1, sizeof *v);
     if (!v)
@@ -466,11 +469,14 @@ int pk_vdso_verify(int argc, char **argv)
     } else {
         record_no_vdso(v);
     }
-    if (opt.json)
-        json_verification(stdout, v);
-    else
+    if (opt.json) {
+        status = json_verification(stdout, v);
+    } else {
         print_verification(stdout, v);
-    status = v->fail ? PK_EXIT_FINDINGS : PK_EXIT_OK;
+        status = PK_EXIT_OK;
+    }
+    if (status == PK_EXIT_OK && v->fail)
+        status = PK_EXIT_FINDINGS;
     free(v);
     return status;
 }

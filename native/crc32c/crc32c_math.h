@@ -1,20 +1,17 @@
-/* Shared by the CRC32C implementations: the polynomial arithmetic that yields
- * every constant, and the entry points the dispatcher (crc32c.c) chooses from.
+/* What every CRC32C kernel builds on: the polynomial arithmetic that yields
+ * every constant, the constant tables made from it, and little-endian loads.
+ * Knows nothing of the kernels: they read from here, never the other way.
  *
  * Conventions ("reflected", as the hardware instructions use them): a 32-bit
  * value v stands for the polynomial  sum v_i * x^(31-i)  (bit 0 is x^31), and
- * the CRC state after message M is  M(x) * x^32 mod P(x).  Public functions
- * take and return the finished CRC (state xor 0xFFFFFFFF); the *_update
- * kernels work on the raw state. */
-#ifndef PK_CRC32C_INTERNAL_H
-#define PK_CRC32C_INTERNAL_H
+ * the CRC state after message M is  M(x) * x^32 mod P(x). */
+#ifndef PK_CRC32C_MATH_H
+#define PK_CRC32C_MATH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-
-#include "portkit/crc32c.h"
 
 #define PK_CRC32C_POLY 0x82F63B78u /* Castagnoli, bit-reversed 0x1EDC6F41 */
 #define PK_CRC32C_ONE 0x80000000u  /* the polynomial 1 (x^0) */
@@ -34,12 +31,9 @@ uint32_t pk_crc32c_xpow(uint64_t n);
 /* state * x^(8 * nbytes) mod P: the state moved past nbytes zero bytes. */
 uint32_t pk_crc32c_shift(uint32_t state, size_t nbytes);
 
-/* Builds the tables and constants below; the dispatcher runs it once before
- * any implementation can be called. */
-void pk_crc32c_init_tables(void);
-
-/* Slicing-by-8 lookup tables (portable.c). */
-extern uint32_t pk_crc32c_table[8][256];
+/* Builds the powers of x behind the functions above and the constant tables
+ * below; the dispatcher runs it once, before any implementation's own init. */
+void pk_crc32c_math_init(void);
 
 /* Stream-combining constants for the 3-stream crc32-instruction kernels:
  * three streams of L bytes each end in one state as
@@ -103,39 +97,5 @@ static inline uint32_t pk_load_le32(const uint8_t *p)
 #endif
     return v;
 }
-
-/* Raw-state kernels shared between implementations. */
-uint32_t pk_crc32c_portable_update(uint32_t state, const uint8_t *p, size_t len);
-
-/* The implementations (public semantics, see portkit/crc32c.h) and whether
- * the running CPU can execute them. */
-uint32_t pk_crc32c_portable(uint32_t crc, const void *buf, size_t len);
-
-#if defined(__x86_64__)
-#define PK_CRC32C_X86 1
-uint32_t pk_crc32c_sse42(uint32_t crc, const void *buf, size_t len);
-bool pk_crc32c_sse42_supported(void);
-uint32_t pk_crc32c_sse42_update(uint32_t state, const uint8_t *p, size_t len);
-uint32_t pk_crc32c_avx2_vpclmul(uint32_t crc, const void *buf, size_t len);
-bool pk_crc32c_avx2_vpclmul_supported(void);
-uint32_t pk_crc32c_avx2_fused(uint32_t crc, const void *buf, size_t len);
-void pk_crc32c_vpclmul_init(void);
-uint32_t pk_crc32c_avx512_vpclmul(uint32_t crc, const void *buf, size_t len);
-bool pk_crc32c_avx512_vpclmul_supported(void);
-void pk_crc32c_avx512_init(void);
-#endif
-
-#if defined(__aarch64__)
-#define PK_CRC32C_ARM64 1
-uint32_t pk_crc32c_arm64_crc(uint32_t crc, const void *buf, size_t len);
-bool pk_crc32c_arm64_crc_supported(void);
-uint32_t pk_crc32c_arm64_crc_pmull(uint32_t crc, const void *buf, size_t len);
-uint32_t pk_crc32c_arm64_crc_update(uint32_t state, const uint8_t *p, size_t len);
-bool pk_crc32c_arm64_pmull_supported(void);
-uint32_t pk_crc32c_arm64_pmull(uint32_t crc, const void *buf, size_t len);
-uint32_t pk_crc32c_arm64_pmull_eor3(uint32_t crc, const void *buf, size_t len);
-bool pk_crc32c_arm64_pmull_eor3_supported(void);
-void pk_crc32c_arm64_pmull_init(void);
-#endif
 
 #endif

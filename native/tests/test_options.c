@@ -1,0 +1,104 @@
+/* The usage errors every command shares (pk_options.h): each getopt_long
+ * failure gets its one line, naming the option as it was written. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pk_cli.h"
+#include "pk_options.h"
+#include "pk_test.h"
+
+static const struct option longopts[] = {
+    {"json", no_argument, NULL, 'j'},
+    {"calls", required_argument, NULL, 'n'},
+    {"check", required_argument, NULL, 'c'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Parses argv as a command would; the exit code, and the line in *line. */
+static int parse(int argc, char **argv, const char **line)
+{
+    static pk_test_capture err;
+    pk_test_capture_start(&err, stderr);
+    pk_options_start();
+    int c, status = PK_CONTINUE;
+    while (status == PK_CONTINUE && (c = getopt_long(argc, argv, ":hc:", longopts, NULL)) != -1)
+        if (c == '?' || c == ':')
+            status = pk_option_error("test", c, argv, longopts);
+    if (status == PK_CONTINUE)
+        status = pk_no_operands("test", argc, argv);
+    *line = pk_test_captured(&err);
+    return status;
+}
+
+/* The parse of argv fails with exit 2 and exactly this line. */
+static void expect_error(const char *line, int argc, char **argv)
+{
+    char want[512];
+    const char *got;
+    snprintf(want, sizeof want, "portkit-target test: %s\n", line);
+    CHECK(parse(argc, argv, &got) == PK_EXIT_USAGE);
+    CHECK(!strcmp(got, want));
+    if (strcmp(got, want))
+        fprintf(stderr, "  want: %s  got:  %s", want, got);
+}
+
+#define EXPECT(line, ...)                                                  \
+    do {                                                                   \
+        char *args[] = {"test", __VA_ARGS__, NULL};                        \
+        expect_error(line, (int)(sizeof args / sizeof args[0]) - 1, args); \
+    } while (0)
+
+static void test_option_errors(void)
+{
+    EXPECT("unknown option '--bogus' (try --help)", "--bogus");
+    EXPECT("unknown option '--bogus=1' (try --help)", "--bogus=1");
+    EXPECT("unknown option '-x' (try --help)", "-x");
+    /* Inside a group, after a long option with the same value: still -j. */
+    EXPECT("unknown option '-j' (try --help)", "--json", "-jx");
+    EXPECT("unknown option '-n' (try --help)", "--calls=5", "-nj");
+    EXPECT("option '--calls' needs a value (try --help)", "--calls");
+    EXPECT("option '--cal' needs a value (try --help)", "--json", "--cal");
+    EXPECT("option '--check' needs a value (try --help)", "--check");
+    EXPECT("option '-c' needs a value (try --help)", "-c");
+    EXPECT("option '--json' takes no value (try --help)", "--json=1");
+    EXPECT("option '--help' takes no value (try --help)", "--help=yes");
+    EXPECT("unexpected argument 'extra' (try --help)", "--json", "extra");
+    EXPECT("unexpected argument 'extra' (try --help)", "extra", "--calls", "3");
+}
+
+static void test_good_options_go_on(void)
+{
+    char *argv[] = {"test", "--json", "--calls", "3", "-c", "list", "--check=x", NULL};
+    const char *got;
+    CHECK(parse(7, argv, &got) == PK_CONTINUE);
+    CHECK(got[0] == '\0');
+}
+
+static void test_whole_number(void)
+{
+    uint64_t v = 0;
+    pk_test_capture err;
+    pk_test_capture_start(&err, stderr);
+    int ok = pk_whole_number_option("test", "--calls", "7", 1, 10, &v);
+    int low = pk_whole_number_option("test", "--calls", "0", 1, 10, &v);
+    const char *got = pk_test_captured(&err);
+    CHECK(ok == PK_CONTINUE);
+    CHECK(low == PK_EXIT_USAGE);
+    CHECK(v == 7);
+    CHECK(!strcmp(got, "portkit-target test: --calls '0': expected a whole number from 1 to 10\n"));
+    pk_test_capture_start(&err, stderr);
+    CHECK(pk_whole_number_option("test", "--calls", "1e3", 1, 10, &v) == PK_EXIT_USAGE);
+    CHECK(pk_whole_number_option("test", "--calls", "", 1, 10, &v) == PK_EXIT_USAGE);
+    got = pk_test_captured(&err);
+    CHECK(!strcmp(got, "portkit-target test: --calls '1e3': expected a whole number from 1 to 10\n"
+                       "portkit-target test: --calls '': expected a whole number from 1 to 10\n"));
+}
+
+int main(void)
+{
+    test_option_errors();
+    test_good_options_go_on();
+    test_whole_number();
+    return TEST_EXIT();
+}
