@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Exit codes shared with the host (design.md). */
+/* Exit codes shared with the host (docs/architecture.md, "Conventions"). */
 enum {
     PK_EXIT_OK = 0,       /* success, nothing at or above --fail-on */
     PK_EXIT_FINDINGS = 1, /* a check found a problem */
