@@ -20,12 +20,24 @@ def read_source(path: Path) -> str:
         raise BadInput(f"{path}: is a directory") from None
     except OSError as err:
         raise BadInput(f"{path}: {err.strerror}") from None
-    if b"\0" in data[:65536]:
+    if looks_binary(data):
         raise BadInput(f"{path}: binary file, not C")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
+    text, _ = decode_source(data)
     if not text.strip():
         raise BadInput(f"{path}: empty file")
     return text
+
+
+def looks_binary(data: bytes) -> bool:
+    """A NUL byte near the start: no C source or text file has one."""
+    return b"\0" in data[:65536]
+
+
+def decode_source(data: bytes) -> tuple[str, str]:
+    """The text and the codec that read it: UTF-8, else Latin-1 (every byte
+    one character), as compilers accept either. The codec maps a compiler's
+    byte columns to characters."""
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
