@@ -1,0 +1,71 @@
+"""The text of the files findings point into, read once per run: for the
+suppression comments, the fingerprints, and the lines text and SARIF show.
+A file that cannot be read (gone, binary, too large) just has no lines."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from portkit.cparse.source import MAX_BYTES, decode_source, looks_binary
+from portkit.findings.suppression import suppressions_in
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # what compilers count as a line end
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    lines: tuple[str, ...]
+    codec: str  # what decoded it: byte columns become characters through it
+    suppressions: dict[int, frozenset[str]]
+
+    def line(self, number: int) -> str | None:
+        """Line `number` (1-based) without its line end, or None past the end."""
+        return self.lines[number - 1] if 1 <= number <= len(self.lines) else None
+
+    def char_index(self, line: str, byte_column: int) -> int:
+        """The 0-based character index of a 1-based byte column in `line`
+        (past the end: the end). A cut inside a UTF-8 sequence counts the
+        whole character as before it."""
+        if byte_column <= 1:
+            return 0
+        head = line.encode(self.codec)[: byte_column - 1]
+        return len(head.decode(self.codec, errors="ignore"))
+
+
+class SourceFiles:
+    """Each file's text, read on first use and kept for this run only."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, SourceFile | None] = {}
+
+    def get(self, path: str) -> SourceFile | None:
+        if path not in self._files:
+            self._files[path] = _read(Path(path))
+        return self._files[path]
+
+
+def _read(path: Path) -> SourceFile | None:
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:  # gone, a directory, no permission: the findings stand without their lines
+        return None
+    if looks_binary(data):
+        return None
+    text, codec = decode_source(data)
+    lines = tuple(_NEWLINE.split(text))
+    return SourceFile(lines, codec, suppressions_in(lines))
+
+
+def relative_to(path: str, cwd: Path) -> str:
+    """`path` relative to the working directory when it lies inside it, else
+    absolute; normalised, with / (so ./a.c, a.c and $PWD/a.c are one file)."""
+    absolute = Path(os.path.normpath(cwd / path))
+    try:
+        return absolute.relative_to(cwd).as_posix()
+    except ValueError:
+        return absolute.as_posix()
