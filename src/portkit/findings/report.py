@@ -1,0 +1,121 @@
+"""The one entry point of a command that reports findings:
+
+    add_findings_options(parser)         --fail-on, --baseline, --select, --ignore
+    check_findings_options(args, ...)    refuses unknown rules or another command's baseline early
+    finish(args, schema=..., rules=..., findings=..., extra=...) -> exit code
+
+finish() keeps the findings of the selected rules, drops those a comment
+suppresses or the baseline knows, and writes the rest in file order as text,
+JSON or SARIF (args.format) to args.output. Commands add the formats
+themselves: add_command(..., formats=("text", "json", "sarif")).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from portkit.core.errors import BadInput, Exit
+from portkit.core.output import deliver, emit
+from portkit.findings.baseline import read_baseline
+from portkit.findings.document import findings_document
+from portkit.findings.model import Finding, Rule, Severity
+from portkit.findings.rules_doc import rules_markdown
+from portkit.findings.sarif import sarif_document
+from portkit.findings.selection import check_selectors, selectors
+from portkit.findings.sources import SourceFiles
+from portkit.findings.text import render_findings
+from portkit.findings.triage import Triage, triage
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+__all__ = ["add_findings_options", "check_findings_options", "exit_code", "finish", "rules_markdown"]
+
+FAIL_ON = ("note", "warning", "error", "never")
+
+
+def add_findings_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("findings")
+    group.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default="warning",
+        help="exit 1 when a finding shown is at least this severe (default: warning; never: always 0)",
+    )
+    group.add_argument(
+        "--baseline",
+        type=read_baseline,
+        metavar="FILE",
+        help="hide the findings listed in FILE, an earlier --format json document of this command",
+    )
+    group.add_argument(
+        "--select",
+        type=selectors,
+        action="extend",
+        metavar="ID[,ID...]",
+        help="only these rules; an id or a prefix naming a family (PK1: every PK1xx rule)",
+    )
+    group.add_argument(
+        "--ignore", type=selectors, action="extend", metavar="ID[,ID...]", help="not these rules (ids or prefixes)"
+    )
+
+
+def check_findings_options(args: argparse.Namespace, *, schema: str, rules: Sequence[Rule]) -> None:
+    """Refuses --select/--ignore naming no rule, and a baseline another
+    command (or major version) wrote, in one line. finish() checks too; a
+    command calls this first so a slow run does not end in a usage error."""
+    check_selectors("--select", args.select, rules)
+    check_selectors("--ignore", args.ignore, rules)
+    if args.baseline is not None and args.baseline.schema != schema:
+        raise BadInput(
+            f"--baseline {args.baseline.path}: a {args.baseline.schema} document; this command writes {schema}"
+        )
+
+
+def finish(
+    args: argparse.Namespace,
+    *,
+    schema: str,
+    rules: Sequence[Rule],
+    findings: Iterable[Finding],
+    extra: Mapping[str, Any],
+    text_header: Callable[[dict[str, Any]], Iterable[RenderableType]] | None = None,
+) -> int:
+    """Shows the findings in args.format on args.output and returns the exit
+    code per --fail-on. `extra`: the command's own fields of the JSON
+    document, after "schema"; `text_header(document)`: what text output
+    shows before the findings (none by default)."""
+    check_findings_options(args, schema=schema, rules=rules)
+    cwd = Path.cwd()
+    sources = SourceFiles()
+    result = triage(
+        findings,
+        rules,
+        select=args.select,
+        ignore=args.ignore,
+        baseline=args.baseline,
+        sources=sources,
+        cwd=cwd,
+    )
+    if args.format == "sarif":
+        deliver(json.dumps(sarif_document(result, sources, cwd), indent=2) + "\n", args.output)
+    else:
+        document = findings_document(schema, extra, result)
+
+        def render(document: dict[str, Any]) -> list[RenderableType]:
+            return [*(text_header(document) if text_header else ()), *render_findings(result, sources)]
+
+        emit(args.format, document, render, args.output)
+    return exit_code(result, args.fail_on)
+
+
+def exit_code(result: Triage, fail_on: str) -> Exit:
+    """FINDINGS when a shown finding is at least as severe as --fail-on, else OK."""
+    if fail_on == "never":
+        return Exit.OK
+    threshold = Severity.from_label(fail_on)
+    return Exit.FINDINGS if any(s.finding.severity >= threshold for s in result.shown) else Exit.OK

@@ -1,0 +1,114 @@
+"""Findings as SARIF 2.1.0 (OASIS), the format code-scanning services read
+(docs/formats.md, "Findings ... in SARIF")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from portkit import __version__
+from portkit.findings.baseline import SARIF_FINGERPRINT_KEY
+from portkit.findings.model import Finding, Location, Rule
+from portkit.findings.rules_doc import rule_help_markdown, rule_help_text
+from portkit.findings.sources import SourceFile, SourceFiles, relative_to
+from portkit.findings.triage import Triage
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SOURCE_ROOT = "%SRCROOT%"  # the working directory, where relative paths start
+
+
+def sarif_document(result: Triage, sources: SourceFiles, cwd: Path) -> dict[str, Any]:
+    index = {rule.id: n for n, rule in enumerate(result.rules)}
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "portkit", "version": __version__, "rules": _rules(result.rules)}},
+                "originalUriBaseIds": {SOURCE_ROOT: {"uri": cwd.as_uri().rstrip("/") + "/"}},
+                # clang counts columns in bytes, which SARIF cannot express;
+                # they are turned into characters through each file's text.
+                "columnKind": "unicodeCodePoints",
+                "results": [
+                    _result(s.finding, s.fingerprint, index[s.finding.rule], sources, cwd) for s in result.shown
+                ],
+                "properties": {"suppressed": result.suppressed, "baselined": result.baselined},
+            }
+        ],
+    }
+
+
+def _rules(rules: list[Rule]) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": rule.id,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary},
+            "fullDescription": {"text": rule.why},
+            "help": {"text": rule_help_text(rule), "markdown": rule_help_markdown(rule, level=2)},
+            "defaultConfiguration": {"level": rule.severity.label},
+            "properties": {"tags": [rule.family]},
+        }
+        for rule in rules
+    ]
+
+
+def _result(finding: Finding, fingerprint: str, rule_index: int, sources: SourceFiles, cwd: Path) -> dict[str, Any]:
+    # No "fixes": a SARIF fix must be concrete artifactChanges (bytes to
+    # replace), and a portkit fix is advice in words. It goes into the
+    # message, where every viewer shows it, and into properties for machines.
+    return {
+        "ruleId": finding.rule,
+        "ruleIndex": rule_index,
+        "level": finding.severity.label,
+        "message": {"text": f"{finding.message}\nFix: {finding.fix}"},
+        "locations": [{"physicalLocation": _physical(finding.location, sources.get(finding.location.path), cwd)}],
+        "partialFingerprints": {SARIF_FINGERPRINT_KEY: fingerprint},
+        "properties": {"fix": finding.fix, "models": list(finding.models)},
+    }
+
+
+def _physical(where: Location, source: SourceFile | None, cwd: Path) -> dict[str, Any]:
+    path = relative_to(where.path, cwd)
+    if path.startswith("/"):
+        physical: dict[str, Any] = {"artifactLocation": {"uri": Path(path).as_uri()}}
+    else:
+        physical = {"artifactLocation": {"uri": quote(path), "uriBaseId": SOURCE_ROOT}}
+    if where.line >= 1:  # line 0: the file as a whole, no region
+        physical.update(_regions(where, source))
+    return physical
+
+
+def _regions(where: Location, source: SourceFile | None) -> dict[str, Any]:
+    """The region, its columns in characters and the text it covers, and the
+    whole lines it lies on as the context region. Without the file's text the
+    columns stay clang's bytes and there is no text."""
+    end_line = max(where.end_line, where.line)
+    read = [source.line(n) for n in range(where.line, end_line + 1)] if source else [None]
+    lines = [line for line in read if line is not None] if None not in read else None
+
+    def chars(line: str | None, byte_column: int) -> int:
+        return source.char_index(line, byte_column) + 1 if source and line is not None else byte_column
+
+    region: dict[str, Any] = {"startLine": where.line}
+    if where.column:
+        start = chars(lines[0] if lines else None, where.column)
+        if end_line > where.line and where.end_column:
+            end = chars(lines[-1] if lines else None, where.end_column)
+        elif end_line == where.line and where.end_column > where.column:
+            end = max(chars(lines[0] if lines else None, where.end_column), start + 1)
+        else:  # no end: one character, as the caret shows
+            end_line, end = where.line, start + 1
+        region.update(startColumn=start, endLine=end_line, endColumn=end)
+    else:
+        region["endLine"] = end_line
+    if lines is None:
+        return {"region": region}
+    lines = lines[: end_line - where.line + 1]
+    covered = "\n".join(lines)
+    if where.column:
+        covered = covered[start - 1 : len(covered) - len(lines[-1]) + end - 1]
+    region["snippet"] = {"text": covered}
+    context = {"startLine": where.line, "endLine": end_line, "snippet": {"text": "\n".join(lines)}}
+    return {"region": region, "contextRegion": context}
