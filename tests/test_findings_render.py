@@ -273,6 +273,18 @@ def test_sarif_document(tmp_path: Path) -> None:
     assert first["properties"] == {"fix": findings[1].fix, "models": list(MODELS)}
 
 
+def test_a_location_past_the_end_of_its_file_has_no_text(tmp_path: Path) -> None:
+    (tmp_path / "a.c").write_text("x = (long)p;\n")
+    stale = [finding(line=9, column=1), finding(line=1, column=5, end_column=3, end_line=10**9)]
+    regions = [r["locations"][0]["physicalLocation"]["region"] for r in sarif_of(tmp_path, stale)["runs"][0]["results"]]
+    assert [region_fields(r) for r in regions] == [(1, 5, 10**9, 3, None), (9, 1, 9, 2, None)]
+    assert text_of(tmp_path, stale).splitlines()[1:4] == [
+        "    1 | x = (long)p;",
+        "      |     ^",
+        "  fix: declare it `intptr_t`",
+    ]
+
+
 def test_sarif_rules_carry_their_help(tmp_path: Path) -> None:
     (descriptor,) = sarif_of(tmp_path, [], "--select", "PK201")["runs"][0]["tool"]["driver"]["rules"]
     rule = RULES[2]

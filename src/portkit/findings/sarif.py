@@ -85,8 +85,8 @@ def _regions(where: Location, source: SourceFile | None) -> dict[str, Any]:
     whole lines it lies on as the context region. Without the file's text the
     columns stay clang's bytes and there is no text."""
     end_line = max(where.end_line, where.line)
-    read = [source.line(n) for n in range(where.line, end_line + 1)] if source else [None]
-    lines = [line for line in read if line is not None] if None not in read else None
+    # The lines it spans, when the file has them all (a location past the end is stale).
+    lines = list(source.lines[where.line - 1 : end_line]) if source and end_line <= len(source.lines) else None
 
     def chars(line: str | None, byte_column: int) -> int:
         return source.char_index(line, byte_column) + 1 if source and line is not None else byte_column
