@@ -41,6 +41,7 @@ def fingerprints(findings: Sequence[Finding], sources: SourceFiles, cwd: Path) -
         identity = (finding.rule, relative_to(finding.location.path, cwd), text)
         parts = (*identity, str(occurrences[identity]))
         occurrences[identity] += 1
+        # surrogatepass: a path from os.fsdecode may hold lone surrogates (undecodable bytes)
         result.append(hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest())
     return result
 

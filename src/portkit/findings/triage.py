@@ -51,7 +51,8 @@ def triage(
             raise ValueError(f"a finding of {finding.rule}, which is not among the command's rules")
         if finding.rule in running:
             kept.append(finding)
-    kept.sort(key=lambda f: (f.location.path, f.location.line, f.location.column, f.rule))
+    # The message last only so that two findings of one rule at one place keep one order.
+    kept.sort(key=lambda f: (f.location.path, f.location.line, f.location.column, f.rule, f.message))
     # Over every finding of the rules that ran, suppressed or not: adding a
     # suppression must not shift the occurrence index (and so the fingerprint) of another.
     prints = fingerprints(kept, sources, cwd)
