@@ -43,11 +43,13 @@ def run_isolated(
     jobs: int,
     timeout: float | None,
     stack_bytes: int = 0,
+    done: Callable[[int], None] | None = None,
 ) -> list[Result | Failed]:
     """work(task) for every task, in up to `jobs` worker processes; the results
     in the tasks' order. `timeout` bounds each task (None: no bound);
     `stack_bytes` (when not 0) is the stack of the thread that runs it, for
-    deeply recursive C code. An exception raised by work() is raised here."""
+    deeply recursive C code; done(index) is called as each task ends (for a
+    progress line). An exception raised by work() is raised here."""
     results: list[Result | Failed | None] = [None] * len(tasks)
     pending = list(range(len(tasks)))[::-1]  # popped from the end: first task first
     idle: list[_Worker] = []
@@ -62,6 +64,8 @@ def run_isolated(
                 busy.remove(worker)
                 index, outcome = worker.take()
                 results[index] = outcome
+                if done is not None:
+                    done(index)
                 if isinstance(outcome, Failed):
                     worker.stop()  # dead or stuck: a fresh one takes the next task
                 else:

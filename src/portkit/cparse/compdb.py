@@ -52,6 +52,11 @@ class CompileDatabase:
         except ci.CompilationDatabaseError:
             raise BadInput(f"-p {path}: libclang could not read it as a compilation database") from None
 
+    def files(self) -> list[str]:
+        """Every file the database compiles, once each, in its order."""
+        paths = (os.path.normpath(os.path.join(c.directory, c.filename)) for c in self._db.getAllCompileCommands())
+        return list(dict.fromkeys(paths))
+
     def flags_for(self, source: Path) -> list[str]:
         """The flags for source, from its own entry or its nearest neighbour's."""
         commands = self._db.getCompileCommands(str(source.resolve()))

@@ -38,6 +38,14 @@ def _declare_missing(ci) -> None:
     lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
     lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
     lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
+    lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+    lib.clang_getBinaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+    lib.clang_getBinaryOperatorKindSpelling.restype = ci._CXString
+    lib.clang_getUnaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+    lib.clang_getUnaryOperatorKindSpelling.restype = ci._CXString
 
 
 EVAL_INT = 1  # CXEval_Int
@@ -48,8 +56,20 @@ def is_virtual_base(ci, cursor) -> bool:
     return bool(ci.conf.lib.clang_isVirtualBase(cursor))
 
 
+def binary_operator(ci, cursor) -> str:
+    """The operator of a BINARY_OPERATOR or COMPOUND_ASSIGNMENT_OPERATOR cursor: "*", "<<", "&=", ..."""
+    kind = ci.conf.lib.clang_getCursorBinaryOperatorKind(cursor)
+    return ci._CXString.from_result(ci.conf.lib.clang_getBinaryOperatorKindSpelling(kind))
+
+
+def unary_operator(ci, cursor) -> str:
+    """The operator of a UNARY_OPERATOR cursor: "~", "-", "&", "++", ..."""
+    kind = ci.conf.lib.clang_getCursorUnaryOperatorKind(cursor)
+    return ci._CXString.from_result(ci.conf.lib.clang_getUnaryOperatorKindSpelling(kind))
+
+
 def evaluate_int(ci, cursor) -> int | None:
-    """The value clang folds a variable's initializer to, if it is an integer."""
+    """The value clang folds a variable's initializer (or an expression) to, if it is an integer."""
     result = ci.conf.lib.clang_Cursor_Evaluate(cursor)
     if not result:
         return None

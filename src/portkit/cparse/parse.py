@@ -29,11 +29,15 @@ Result = TypeVar("Result")
 
 
 def parse_in_workers(
-    work: Callable[[Task], Result], tasks: Sequence[Task], jobs: int, timeout: float | None
+    work: Callable[[Task], Result],
+    tasks: Sequence[Task],
+    jobs: int,
+    timeout: float | None,
+    done: Callable[[int], None] | None = None,
 ) -> list[Result | Failed]:
     """work(task), which parses with libclang, for every task in worker processes."""
     cindex()  # loaded here once: the forked workers share it
-    return run_isolated(partial(_on_this_thread, work), tasks, jobs, timeout, STACK_BYTES)
+    return run_isolated(partial(_on_this_thread, work), tasks, jobs, timeout, STACK_BYTES, done)
 
 
 def _on_this_thread(work: Callable[[Task], Result], task: Task) -> Result:
@@ -80,8 +84,11 @@ class Problem:
         return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
 
 
-def parse(path: str, abi: Abi, flags: list[str], sysroot: Path | None, text: str | None = None):
-    """Parses one file for `abi`; returns (translation unit or None, errors)."""
+def parse(
+    path: str, abi: Abi, flags: list[str], sysroot: Path | None, text: str | None = None, *, bodies: bool = False
+):
+    """Parses one file for `abi`; returns (translation unit or None, errors).
+    Function bodies are skipped unless `bodies` (declarations are all layout needs)."""
     ci = cindex()
     args = ["-target", abi.clang_triple, "-nostdinc", "-ferror-limit=0"]
     for d in system_includes(abi, sysroot):
@@ -92,10 +99,9 @@ def parse(path: str, abi: Abi, flags: list[str], sysroot: Path | None, text: str
         args += ["-x", "c", "-std=gnu11"]
     args += list(abi.flags) + flags
     unsaved = [(path, text)] if text is not None else None
+    options = 0 if bodies else ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
     try:
-        tu = ci.TranslationUnit.from_source(
-            path, args=args, unsaved_files=unsaved, options=ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
-        )
+        tu = ci.TranslationUnit.from_source(path, args=args, unsaved_files=unsaved, options=options)
     except ci.TranslationUnitLoadError:
         return None, [Problem(path, 0, "clang could not parse it")]
     errors = []

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from portkit.commands.layout import bases
-from portkit.commands.layout.records import Record, collect
 from portkit.core.abis import Abi
 from portkit.core.errors import BadInput
 from portkit.core.workers import Failed
+from portkit.cparse.layout import bases
+from portkit.cparse.layout.records import Record, collect
 from portkit.cparse.libclang import cindex
 from portkit.cparse.parse import Problem, parse, parse_in_workers
 from portkit.cparse.source import read_source

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from portkit.commands.layout.analyse import Analysis
-from portkit.commands.layout.compare import differs, reasons
 from portkit.core.abis import Abi
+from portkit.cparse.layout.compare import differs, reasons
 
 SCHEMA = "portkit.layout/1"
 

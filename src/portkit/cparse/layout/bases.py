@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from portkit.commands.layout.records import Field, Record, holes
+from portkit.cparse.layout.records import Field, Record, holes
 from portkit.cparse.libclang import evaluate_int
 
 ADDRESS = 4096  # any aligned non-null address; only differences are read

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from portkit.commands.layout.records import Field, Record
+from portkit.cparse.layout.records import Field, Record
 
 WORDS = {"long": "long is {a} -> {b} bytes", "pointer": "pointer {a} -> {b}"}
 
