@@ -75,3 +75,16 @@ def run_json(cmd: Sequence[str | os.PathLike[str]], *args: str, check_exit: int 
     """Runs an agent command with --json and returns the parsed document."""
     proc = run(cmd, *args, "--json", check_exit=check_exit)
     return json.loads(proc.stdout)
+
+
+SARIF_SCHEMA = ROOT / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json"
+
+
+def validate_sarif(sarif: dict) -> None:
+    """Asserts a document is valid SARIF 2.1.0 by the official schema (a copy in tests/data/sarif)."""
+    import jsonschema
+
+    schema = json.loads(SARIF_SCHEMA.read_text())
+    validator = jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(sarif)]
+    assert errors == []

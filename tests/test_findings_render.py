@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import jsonschema
 import pytest
 
+from conftest import validate_sarif
 from findings_samples import MODELS, RULES, SCHEMA, finding, run_sample
 from portkit import __version__
 from portkit.findings.model import Finding, Rule, Severity
 from portkit.findings.report import rules_markdown
-
-SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif" / "sarif-schema-2.1.0.json"
 
 
 @pytest.fixture(autouse=True)
@@ -178,17 +176,10 @@ def test_the_commands_fields_may_not_shadow_the_findings(tmp_path: Path) -> None
 # SARIF
 
 
-def validate(sarif: dict) -> None:
-    schema = json.loads(SARIF_SCHEMA.read_text())
-    validator = jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
-    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(sarif)]
-    assert errors == []
-
-
 def sarif_of(tmp_path: Path, findings: list[Finding], *options: str) -> dict:
     _, out = run_sample(findings, "--format", "sarif", "--fail-on", "never", *options, output=tmp_path / "o.sarif")
     document = json.loads(out)
-    validate(document)
+    validate_sarif(document)
     return document
 
 

@@ -16,11 +16,12 @@ from portkit import __version__
 from portkit.commands.cpu import command as cpu
 from portkit.commands.crc32c import command as crc32c
 from portkit.commands.layout import command as layout
+from portkit.commands.scan import command as scan
 from portkit.commands.vdso import command as vdso
 from portkit.core.command import Parser
 from portkit.core.errors import Exit, PortkitError
 
-COMMANDS = (cpu, vdso, crc32c, layout)
+COMMANDS = (cpu, vdso, crc32c, layout, scan)
 
 
 def build_parser() -> Parser:

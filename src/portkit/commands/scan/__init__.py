@@ -1,0 +1,1 @@
+"""`portkit scan`: 64-bit portability defects in C and C++ source."""

@@ -1,0 +1,208 @@
+"""`portkit scan`: 64-bit portability defects in C and C++ source, before they
+ship (seed: ivi-arm64-porting-and-irq-latency, "incorrect length of the data
+type": long and pointers, implicit sign extension, magic numbers, time_t).
+
+Every translation unit is parsed once for the target ABI, in worker processes
+(-j N); each rule fires only where the types involved really change width
+between the two data models (--from ILP32 --to LP64 by default: AArch32 to
+AArch64). Rules: `portkit scan --list-rules`, docs/rules.md."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from portkit.commands.scan.engine import ScanJob, Scanned, scan_unit
+from portkit.commands.scan.inputs import TranslationUnit, require_some, units
+from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_model, resolve_abi
+from portkit.commands.scan.rules import RULES
+from portkit.core.command import add_command, seconds, whole
+from portkit.core.errors import BadInput, Exit
+from portkit.core.output import emit
+from portkit.core.workers import Failed, default_jobs
+from portkit.cparse.parse import DEFAULT_TIMEOUT, parse_in_workers
+from portkit.cparse.source import read_source
+from portkit.findings.model import Finding, Rule
+from portkit.findings.report import add_findings_options, check_findings_options, finish
+from portkit.findings.selection import active_rules
+
+SCHEMA = "portkit.scan/1"
+ERRORS_SHOWN = 3  # clang errors per file; the rest are counted
+SUMMARY = "64-bit portability defects in C/C++ (ILP32 -> LP64 by default), few false alarms"
+EXAMPLES = (
+    "examples:\n"
+    "  portkit scan examples/legacy32/                  AArch32 (ILP32) -> AArch64 (LP64)\n"
+    "  portkit scan -p build/ --fail-on error           each file with its own flags, for CI\n"
+    "  portkit scan src/ --to LLP64                     the same code on Win64\n"
+    "  portkit scan src/ --format sarif -o scan.sarif   for code-scanning dashboards\n"
+    "  portkit scan src/ --baseline known.json          only what is new since known.json\n"
+    "  portkit scan --list-rules"
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = add_command(
+        subparsers, "scan", SUMMARY, __doc__, EXAMPLES, run, runs_on="host", formats=("text", "json", "sarif")
+    )
+    parser.add_argument("inputs", nargs="*", type=Path, metavar="FILE_OR_DIR")
+    parser.add_argument(
+        "-p",
+        "--compile-commands",
+        type=Path,
+        metavar="PATH",
+        help="a build directory with compile_commands.json, or the file: its files and their flags",
+    )
+    models = ", ".join(f"{m} ({a})" for m, a in MODEL_ABIS.items())
+    parser.add_argument(
+        "--from",
+        dest="from_model",
+        default="ILP32",
+        metavar="MODEL",
+        help=f"where the code works today: {models}, or an ABI `portkit layout` knows (default ILP32)",
+    )
+    parser.add_argument("--to", dest="to_model", default="LP64", metavar="MODEL", help="where it moves (default LP64)")
+    parser.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR", help="include directory")
+    parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]", help="define")
+    parser.add_argument("--sysroot", type=Path, metavar="DIR", help="a target root with usr/include")
+    parser.add_argument(
+        "-j", "--jobs", type=whole(1, 1024), metavar="N", help="parse N files at once (default: every core)"
+    )
+    parser.add_argument(
+        "--parse-timeout",
+        type=seconds(24 * 3600, zero=True),
+        metavar="S",
+        help=f"give up on one file after S seconds (default {DEFAULT_TIMEOUT:g}; 0: never)",
+    )
+    parser.add_argument("--list-rules", action="store_true", help="the rules: id, severity, name, what they find")
+    add_findings_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list_rules:
+        return list_rules(args)
+    check_findings_options(args, schema=SCHEMA, rules=RULES)
+    source, target = resolve_abi(args.from_model, "--from"), resolve_abi(args.to_model, "--to")
+    if source.name == target.name and source.flags == target.flags:
+        raise BadInput(f"--from and --to are the same ABI ({source.name}): nothing can change between them")
+    if args.sysroot is not None and not args.sysroot.is_dir():
+        raise BadInput(f"--sysroot {args.sysroot}: not a directory")
+    problems: list[str] = []
+    given = [f"-I{d}" for d in args.includes] + [f"-D{d}" for d in args.defines]
+    found = units(args.inputs, args.compile_commands, given, problems)
+    require_some(found, problems)
+    pair = ModelPair(probe_model(source, args.sysroot), probe_model(target, args.sysroot))
+    active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
+    jobs = _jobs(found, pair, active, args.sysroot, problems)
+    timeout = DEFAULT_TIMEOUT if args.parse_timeout is None else args.parse_timeout or None
+    progress = Progress(len(jobs), [str(j.path) for j in jobs]) if sys.stderr.isatty() else None
+    outcomes = parse_in_workers(scan_unit, jobs, args.jobs or default_jobs(), timeout, progress)
+    if progress is not None:
+        progress.clear()
+    findings, scanned = _gather(jobs, outcomes, problems)
+    for line in problems:
+        print(f"portkit: warning: {line}", file=sys.stderr)
+    if scanned == 0:
+        raise BadInput(f"scan: no input could be scanned ({len(problems)} problems, the first above)")
+    extra = {
+        "models": {"from": _model_json(pair.source.abi), "to": _model_json(pair.target.abi)},
+        "inputs": len(found),
+        "scanned": scanned,
+        "problems": problems,
+    }
+    return finish(args, schema=SCHEMA, rules=RULES, findings=findings, extra=extra, text_header=header)
+
+
+def header(document: dict) -> list[str]:
+    models = document["models"]
+    return [
+        f"scanned {document['scanned']} of {document['inputs']} files for {models['from']['data_model']} "
+        f"({models['from']['name']}) -> {models['to']['data_model']} ({models['to']['name']})",
+        "",
+    ]
+
+
+def _jobs(
+    found: Sequence[TranslationUnit], pair: ModelPair, rules: frozenset[str], sysroot: Path | None, problems: list[str]
+) -> list[ScanJob]:
+    jobs = []
+    for unit in found:
+        try:
+            text = read_source(unit.path)
+        except BadInput as err:
+            problems.append(str(err))
+            continue
+        jobs.append(ScanJob(unit.path, text, unit.flags, pair, sysroot, rules))
+    return jobs
+
+
+def _gather(
+    jobs: Sequence[ScanJob], outcomes: Sequence[Scanned | Failed], problems: list[str]
+) -> tuple[list[Finding], int]:
+    """Findings of every unit, those in a shared header once; the units that
+    could not be scanned and clang's errors as problems."""
+    seen: dict[tuple, Finding] = {}
+    scanned = 0
+    for job, outcome in zip(jobs, outcomes, strict=True):
+        if isinstance(outcome, Failed):
+            problems.append(f"{job.path}: the parser {outcome.reason}")
+            continue
+        for error in outcome.errors[:ERRORS_SHOWN]:
+            problems.append(str(error))
+        if len(outcome.errors) > ERRORS_SHOWN:
+            problems.append(f"{job.path}: {len(outcome.errors) - ERRORS_SHOWN} more errors")
+        if not outcome.parsed:
+            continue
+        scanned += 1
+        for finding in outcome.findings:
+            location = finding.location
+            seen.setdefault((finding.rule, location.path, location.line, location.column, finding.message), finding)
+    return list(seen.values()), scanned
+
+
+def _model_json(abi) -> dict:
+    return {"name": abi.name, "triple": abi.triple, "data_model": abi.data_model}
+
+
+class Progress:
+    """`scan: 12/340 files  src/net/socket.c` on the terminal, rewritten in place."""
+
+    def __init__(self, total: int, names: list[str]) -> None:
+        self.total, self.names, self.count = total, names, 0
+
+    def __call__(self, index: int) -> None:
+        self.count += 1
+        line = f"scan: {self.count}/{self.total} files  {self.names[index]}"
+        width = os.get_terminal_size(sys.stderr.fileno()).columns - 1
+        sys.stderr.write("\r" + line[:width].ljust(width))
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        width = os.get_terminal_size(sys.stderr.fileno()).columns - 1
+        sys.stderr.write("\r" + " " * width + "\r")
+
+
+def list_rules(args: argparse.Namespace) -> int:
+    document = {"schema": "portkit.rules/1", "rules": [_rule_json(r) for r in RULES]}
+    emit("json" if args.format == "json" else "text", document, render_rules, args.output)
+    return Exit.OK
+
+
+def _rule_json(rule: Rule) -> dict:
+    return {
+        "id": rule.id,
+        "name": rule.name,
+        "severity": rule.severity.name.lower(),
+        "family": rule.family,
+        "summary": rule.summary,
+        "fix": rule.fix,
+    }
+
+
+def render_rules(document: dict) -> list:
+    from portkit.core.output import columns
+
+    rows = [[r["id"], r["severity"], r["name"], r["summary"]] for r in document["rules"]]
+    return [columns(["rule", "severity", "name", "finds"], rows)]

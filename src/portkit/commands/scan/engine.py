@@ -1,0 +1,151 @@
+"""Scanning one translation unit, in a worker process: parse it for the target
+ABI with the clang warnings the rules explain, then walk the project's own
+code once, handing each node to the rules that asked for its kind.
+
+The walk is one clang_visitChildren per top-level declaration with a single
+callback (the bindings' get_children() would build a list per node, about
+2.5 times slower), and a rule sees only the nodes it asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from portkit.commands.scan.models import ModelPair
+from portkit.commands.scan.rules import CHECKS
+from portkit.commands.scan.rules.check import Check
+from portkit.commands.scan.unit import Conversion, Unit
+from portkit.commands.scan.widths import SIGNED, UNSIGNED
+from portkit.cparse.libclang import cindex
+from portkit.cparse.parse import Problem, parse
+from portkit.findings.model import Finding
+
+RECURSE = 2  # CXChildVisit_Recurse
+BREAK = 0  # CXChildVisit_Break
+# Warnings the rules do not ask for stay off: -Wno-everything, then the ones they do.
+QUIET = ("-Wno-everything",)
+DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
+
+
+@dataclass(frozen=True)
+class ScanJob:
+    """One translation unit: what a worker needs to scan it."""
+
+    path: Path
+    text: str
+    flags: tuple[str, ...]
+    pair: ModelPair
+    sysroot: Path | None
+    rules: frozenset[str]  # the rule ids selected
+
+
+@dataclass
+class Scanned:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[Problem] = field(default_factory=list)  # what clang could not make sense of
+    parsed: bool = False
+
+
+def scan_unit(job: ScanJob) -> Scanned:
+    ci = cindex()
+    checks = [c for c in CHECKS if c.rule.id in job.rules]
+    warnings = sorted({option for c in checks for option in c.diagnostics})
+    flags = [f for f in job.flags if f not in DROPPED_FLAGS] + list(QUIET) + warnings
+    tu, errors = parse(str(job.path), job.pair.target.abi, flags, job.sysroot, job.text, bodies=True)
+    if tu is None:
+        return Scanned(errors=errors)
+    source = job.pair.source.abi
+    unit = Unit(ci, tu, job.pair, lambda: parse(str(job.path), source, [*job.flags, "-w"], job.sysroot, job.text)[0])
+    claimed = _diagnostics(unit, checks)
+    errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
+    try:
+        walk(unit, checks)
+    except Exception as err:  # a rule tripped over this file's AST: say so, keep what was found
+        errors.append(Problem(str(job.path), 0, f"portkit's rules failed here ({type(err).__name__}: {err})"))
+    return Scanned(unit.findings, errors, True)
+
+
+def _diagnostics(unit: Unit, checks: Sequence[Check]) -> set[tuple[str, int, str]]:
+    """Hands clang's diagnostics in the project's own files to the rules that
+    explain them; returns those taken, so they are not also reported as errors."""
+    by_option = {}
+    for check in checks:
+        for option, handler in check.diagnostics.items():
+            by_option.setdefault(option, []).append(handler)
+    taken = set()
+    for diag in unit.tu.diagnostics:
+        handlers = by_option.get(diag.option)
+        location = diag.location
+        if not handlers or location.file is None or location.is_in_system_header:
+            continue
+        for handler in handlers:
+            handler(unit, diag)
+        taken.add((location.file.name, location.line, diag.spelling))
+    return taken
+
+
+def walk(unit: Unit, checks: Sequence[Check]) -> None:
+    """Every node of the project's own declarations, once, to the rules that asked."""
+    ci = unit.ci
+    table: dict[int, list] = {}
+    for check in checks:
+        for name, handler in check.nodes.items():
+            table.setdefault(getattr(ci.CursorKind, name).value, []).append(handler)
+    conversions = [c.conversions for c in checks if c.conversions is not None]
+    implicit = ci.CursorKind.UNEXPOSED_EXPR.value
+    interesting = _interesting_conversions(unit)
+    tu = unit.tu
+    failure: list[BaseException] = []
+
+    def visit(cursor, parent, _data) -> int:
+        try:
+            cursor._tu = parent._tu = tu  # the bindings expect it on every cursor they are given
+            handlers = table.get(cursor._kind_id)
+            if handlers:
+                for handler in handlers:
+                    handler(unit, cursor, parent)
+            if conversions and parent._kind_id == implicit:
+                _conversion(unit, cursor, parent, conversions, interesting)
+        except BaseException as err:  # a ctypes callback must not raise: stop and re-raise below
+            failure.append(err)
+            return BREAK
+        return RECURSE
+
+    callback = ci.callbacks["cursor_visit"](visit)
+    for top in tu.cursor.get_children():
+        location = top.location
+        if location.file is None or location.is_in_system_header:
+            continue
+        visit(top, tu.cursor, None)
+        ci.conf.lib.clang_visitChildren(top, callback, None)
+        if failure:
+            raise failure[0]
+
+
+def _interesting_conversions(unit: Unit) -> dict[str, frozenset[str]]:
+    """The conversions rules ask about, by the target's canonical TypeKind
+    names, result kind -> value kinds: an integer into a pointer, and a kind
+    as wide as at home into one wider than at home (int into long). Most
+    conversions (promotions, decays, narrowing, signedness) end in neither and
+    cost one type lookup. (Pointers into integers come from clang's
+    -Wint-conversion and the casts, not from here.)"""
+    source, target = unit.pair.source.builtins, unit.pair.target.builtins
+    integers = [k for k in SIGNED | UNSIGNED if k in target]
+    growing = [k for k in integers if source.get(k, 0) < target[k]]
+    steady = frozenset(k for k in integers if source.get(k) == target[k])
+    return {"POINTER": frozenset(integers), **dict.fromkeys(growing, steady)}
+
+
+def _conversion(unit: Unit, value, result, checks: list, interesting: dict[str, frozenset[str]]) -> None:
+    result_type = result.type
+    values = interesting.get(result_type.get_canonical().kind.name)
+    if values is None:
+        return
+    value_type = value.type
+    if value_type.get_canonical().kind.name not in values:
+        return
+    conversion = Conversion(value, result, unit.width(value_type), unit.width(result_type))
+    for check in checks:
+        check(unit, conversion)

@@ -1,0 +1,28 @@
+"""What a rule file provides: its Rule (the data the docs and reports show) and
+the checks the engine calls, by AST node kind and by clang warning option."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from portkit.findings.model import Rule
+
+if TYPE_CHECKING:
+    from portkit.commands.scan.unit import Conversion, Unit
+
+NodeCheck = Callable[["Unit", object, object], None]  # (unit, node cursor, its parent)
+DiagnosticCheck = Callable[["Unit", object], None]  # (unit, clang diagnostic)
+ConversionCheck = Callable[["Unit", "Conversion"], None]
+
+
+@dataclass(frozen=True)
+class Check:
+    rule: Rule
+    nodes: Mapping[str, NodeCheck] = field(default_factory=dict)  # CursorKind name -> check
+    diagnostics: Mapping[str, DiagnosticCheck] = field(default_factory=dict)  # "-Wformat" -> check
+    # Called for each implicit conversion between types of different kinds:
+    # the commonest question ("what did this value become?"), its widths worked
+    # out once for every rule that asks.
+    conversions: ConversionCheck | None = None

@@ -1,0 +1,43 @@
+"""PK301: a value that is 64-bit on the target narrowed implicitly to 32 bits."""
+
+from __future__ import annotations
+
+from portkit.commands.scan.expressions import is_time, narrowing
+from portkit.commands.scan.messages import diagnostic_location, quoted_types
+from portkit.commands.scan.rules.check import Check
+from portkit.commands.scan.unit import Unit
+from portkit.findings.model import Rule, Severity
+
+RULE = Rule(
+    id="PK301",
+    name="implicit-narrowing",
+    severity=Severity.WARNING,
+    family="Implicit narrowing",
+    summary="A value that is 64-bit in the target data model converted implicitly to a 32-bit type.",
+    why=(
+        "long, size_t, ssize_t, ptrdiff_t, off_t and pointer differences are 32 bits on ILP32 and 64 "
+        "on LP64. Results of strlen, sizeof, strtol, ftell, lseek or read stored in an int were whole "
+        "at home; on the target the upper half is dropped without a word, and a length, an offset "
+        "or an error code becomes another number."
+    ),
+    wrong="int len = strlen(name);\nint pos = ftell(fp);\nint d = end - start;",
+    right="size_t len = strlen(name);\nlong pos = ftell(fp);\nptrdiff_t d = end - start;",
+    fix="Give the variable (or parameter, or return type) the type of the value: size_t, ssize_t, "
+    "ptrdiff_t, off_t or long; or convert explicitly after checking the range.",
+)
+
+
+def on_diagnostic(unit: Unit, diag) -> None:
+    found = narrowing(unit, diag)
+    if found is None or is_time(unit, quoted_types(diag.spelling)[0][0]):
+        return
+    before, after = found
+    pair = unit.pair
+    message = (
+        f"{before.describe(pair)} narrowed to {after.describe(pair)}: the upper "
+        f"{8 * (before.target - after.target)} bits are dropped on {pair.target.label}"
+    )
+    unit.add(RULE, diagnostic_location(diag), message)
+
+
+CHECK = Check(RULE, diagnostics={"-Wshorten-64-to-32": on_diagnostic})

@@ -1,0 +1,91 @@
+"""PK402: 32 used as the number of bits in a long or a pointer."""
+
+from __future__ import annotations
+
+from portkit.commands.scan.rules.check import Check
+from portkit.commands.scan.unit import Unit
+from portkit.findings.model import Rule, Severity
+
+RULE = Rule(
+    id="PK402",
+    name="pointer-bits-literal",
+    severity=Severity.WARNING,
+    family="Magic numbers",
+    summary="The literal 32 as the bit width of a long or a pointer-sized value (shifts, rotations, bit loops).",
+    why=(
+        "A rotation written as (x << n) | (x >> (32 - n)) or a loop over the 32 bits of an unsigned "
+        "long was right while long had 32 bits. On LP64 it has 64: the rotation mixes in zeros "
+        "instead of the wrapped bits, and the loop never looks at the upper half."
+    ),
+    wrong="unsigned long h;\nh = (h << 5) | (h >> (32 - 5));\nfor (i = 0; i < 32; i++) if (mask & (1UL << i)) n++;",
+    right="uint32_t h;   /* the hash is 32-bit by design */\n"
+    "h = (h << 5) | (h >> (32 - 5));\n"
+    "for (i = 0; i < CHAR_BIT * sizeof mask; i++) if (mask & (1UL << i)) n++;",
+    fix="Use a fixed-width type (uint32_t) when the algorithm is 32-bit, or CHAR_BIT * sizeof(x) when it "
+    "follows the type.",
+)
+
+SHIFTS = frozenset({"<<", ">>", "<<=", ">>="})
+COMPARISONS = frozenset({"<", "<=", "!=", ">", ">="})
+
+
+def _literal_32(unit: Unit, node):
+    """The literal 32 in a rotation's shift amount: 32 - n. (A plain >> 32 is
+    64-bit code already: at home it shifted a 32-bit long by its width.)"""
+    ci = unit.ci
+    node = unit.strip(node)
+    if node.kind == ci.CursorKind.BINARY_OPERATOR and unit.binary_operator(node) == "-":
+        first = unit.strip(unit.children(node)[0])
+        if first.kind == ci.CursorKind.INTEGER_LITERAL and unit.value(first) == 32:
+            return first
+    return None
+
+
+def _grows(unit: Unit, node) -> bool:
+    value = unit.width_of(unit.strip(node))
+    return value.integer and value.grows and value.source == 4
+
+
+def on_shift(unit: Unit, node, _parent) -> None:
+    if unit.binary_operator(node) not in SHIFTS:
+        return
+    children = unit.children(node)
+    if len(children) != 2 or not _grows(unit, children[0]):
+        return
+    literal = _literal_32(unit, children[1])
+    if literal is not None:
+        unit.report(RULE, literal, _message(unit, children[0]))
+
+
+def on_for(unit: Unit, loop, _parent) -> None:
+    """for (i = 0; i < 32; i++) ... x >> i ..., x a long: the bits of a 32-bit long."""
+    ci = unit.ci
+    bound = counter = None
+    for child in unit.children(loop):
+        if child.kind == ci.CursorKind.BINARY_OPERATOR and unit.binary_operator(child) in COMPARISONS:
+            left, right = (unit.strip(c) for c in unit.children(child))
+            if right.kind == ci.CursorKind.INTEGER_LITERAL and unit.value(right) in (32, 31):
+                bound, counter = right, left.spelling
+            break
+    if bound is None or not counter:
+        return
+    shifts = (ci.CursorKind.BINARY_OPERATOR, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR)
+    for node in loop.walk_preorder():
+        if node.kind not in shifts or unit.binary_operator(node) not in SHIFTS:
+            continue
+        value, amount = unit.children(node)
+        if unit.strip(amount).spelling == counter and _grows(unit, value):
+            unit.report(RULE, bound, _message(unit, value))
+            return
+
+
+def _message(unit: Unit, operand) -> str:
+    pair = unit.pair
+    value = unit.width_of(unit.strip(operand))
+    return f"32 taken as the bits of {value.describe(pair)}: it has {8 * value.target} on {pair.target.label}"
+
+
+CHECK = Check(
+    RULE,
+    nodes={"BINARY_OPERATOR": on_shift, "COMPOUND_ASSIGNMENT_OPERATOR": on_shift, "FOR_STMT": on_for},
+)

@@ -1,0 +1,76 @@
+"""PK602: int arithmetic that overflows before its result is widened to 64 bits."""
+
+from __future__ import annotations
+
+from portkit.commands.scan.rules.check import Check
+from portkit.commands.scan.unit import Conversion, Unit
+from portkit.findings.model import Rule, Severity
+
+RULE = Rule(
+    id="PK602",
+    name="overflow-before-widening",
+    severity=Severity.WARNING,
+    family="Loops and arithmetic",
+    summary="A product or shift computed in 32-bit int and only then widened to a type that is 64-bit on the target.",
+    why=(
+        "size_t sz = w * h * 4 multiplies in int and converts the result. On ILP32 a product between "
+        "2^31 and 2^32 wrapped to a negative int and came back whole in the 32-bit size_t. On LP64 "
+        "the negative int is sign-extended: sz becomes about 2^64, and the allocation fails or a "
+        "later size check passes wrongly. (The overflow itself is undefined behaviour in both.)"
+    ),
+    wrong="size_t sz = width * height * 4;   /* int width, height */",
+    right="size_t sz = (size_t)width * height * 4;",
+    fix="Convert the first operand to the wide type so the whole expression is computed in it: "
+    "(size_t)w * h * 4, (off_t)blocks << 9.",
+)
+
+OPERATORS = frozenset({"*", "<<", "+"})
+
+
+def on_conversion(unit: Unit, conversion: Conversion) -> None:
+    before, after = conversion.before, conversion.after
+    if (
+        not (before.kind == "signed" and after.integer and after.grows and before.known)
+        or after.source != before.source
+    ):
+        return  # unsigned int arithmetic wraps at 2^32 at home and on the target alike
+    if before.target >= after.target:
+        return
+    node = unit.strip(conversion.value)
+    if node.kind != unit.ci.CursorKind.BINARY_OPERATOR or unit.binary_operator(node) not in OPERATORS:
+        return
+    if unit.value(node) is not None or len(_runtime_ints(unit, node)) < 2:
+        return  # a constant, or one variable scaled by constants: too small a product to reach 2^31 in practice
+    if not _has_product(unit, node):
+        return  # a sum of int values gets near 2^31 only with a product inside
+    pair = unit.pair
+    message = (
+        f"computed in {before.describe(pair)}, then widened to {after.describe(pair)}: a result between "
+        f"2^31 and 2^32 was whole at home but comes out negative, sign-extended, on {pair.target.label}"
+    )
+    unit.report(RULE, node, message)
+
+
+def _has_product(unit: Unit, node) -> bool:
+    node = unit.strip(node)
+    if node.kind != unit.ci.CursorKind.BINARY_OPERATOR:
+        return False
+    operator = unit.binary_operator(node)
+    if operator in ("*", "<<"):
+        return True
+    return operator == "+" and any(_has_product(unit, child) for child in unit.children(node))
+
+
+def _runtime_ints(unit: Unit, node) -> list:
+    """The operands of a tree of * + << that are not constants and are int-wide
+    (a char or short, promoted, cannot carry a product to 2^31 with one other)."""
+    node = unit.strip(node)
+    if node.kind == unit.ci.CursorKind.BINARY_OPERATOR and unit.binary_operator(node) in OPERATORS:
+        return [leaf for child in unit.children(node) for leaf in _runtime_ints(unit, child)]
+    if unit.value(node) is not None:
+        return []
+    width = unit.width_of(node)
+    return [node] if width.integer and width.target is not None and width.target >= 4 else []
+
+
+CHECK = Check(RULE, conversions=on_conversion)

@@ -1,0 +1,65 @@
+"""PK701: a call through an implicit declaration, whose result is a pointer or 64-bit."""
+
+from __future__ import annotations
+
+from portkit.commands.scan.expressions import is_implicit_call
+from portkit.commands.scan.messages import diagnostic_location, quoted_types
+from portkit.commands.scan.rules.check import Check
+from portkit.commands.scan.unit import Conversion, Unit
+from portkit.commands.scan.widths import width_named
+from portkit.findings.model import Rule, Severity
+
+RULE = Rule(
+    id="PK701",
+    name="implicit-declaration",
+    severity=Severity.ERROR,
+    family="Calls",
+    summary="A function called without a declaration in scope, whose result is used as a pointer or a 64-bit value.",
+    why=(
+        "Without a prototype, C89 assumes the function returns int. On ILP32 a returned pointer or "
+        "long fitted in that int; on LP64 the caller keeps only the low 32 bits of the register and "
+        "sign-extends them, so a pointer from malloc, strdup or the project's own allocator is "
+        "corrupted as soon as it lies above 2 GiB."
+    ),
+    wrong="/* no #include <string.h> */\nchar *copy = strdup(name);",
+    right="#include <string.h>\nchar *copy = strdup(name);",
+    fix="Include the header that declares the function (or declare it), and build with "
+    "-Werror=implicit-function-declaration.",
+)
+
+
+def on_conversion(unit: Unit, conversion: Conversion) -> None:
+    """int f() used as a pointer or a long: what the implicit declaration cut."""
+    after = conversion.after
+    if not (after.kind == "pointer" or (after.integer and after.grows)):
+        return
+    if conversion.before.target != 4 or not is_implicit_call(unit, conversion.value):
+        return
+    pair = unit.pair
+    call = unit.strip(conversion.value)
+    message = (
+        f"'{call.spelling}' has no declaration, so its result is an int, used as {after.describe(pair)}: "
+        f"on {pair.target.label} the upper 32 bits of the returned value are lost"
+    )
+    unit.report(RULE, call, message)
+
+
+def on_diagnostic(unit: Unit, diag) -> None:
+    """A C library function clang knows the type of: it says what the result really is."""
+    if "library function" not in diag.spelling:
+        return
+    types = quoted_types(diag.spelling)
+    if len(types) < 2:
+        return
+    name, signature = types[0][0], types[1][0]
+    result = width_named(unit.pair, signature.split("(", 1)[0].strip())
+    if result.kind == "pointer" or (result.integer and result.grows):
+        pair = unit.pair
+        message = (
+            f"'{name}' is called without its header: an implicit declaration returns int, but it returns "
+            f"{result.describe(pair)}, whose upper bits a compiler that follows C89 drops on {pair.target.label}"
+        )
+        unit.add(RULE, diagnostic_location(diag), message)
+
+
+CHECK = Check(RULE, diagnostics={"-Wimplicit-function-declaration": on_diagnostic}, conversions=on_conversion)

@@ -1,0 +1,57 @@
+"""PK702: va_arg reads a narrower type than the caller passed."""
+
+from __future__ import annotations
+
+from portkit.commands.scan.expressions import CASTS, is_va_arg
+from portkit.commands.scan.rules.check import Check
+from portkit.commands.scan.unit import Conversion, Unit
+from portkit.commands.scan.widths import narrower_than_pointer
+from portkit.findings.model import Rule, Severity
+
+RULE = Rule(
+    id="PK702",
+    name="va-arg-narrow",
+    severity=Severity.ERROR,
+    family="Calls",
+    summary="va_arg reads an int where the caller passes a pointer or a long.",
+    why=(
+        "Variadic arguments carry no types: the callee must read exactly what the caller passed. "
+        "On ILP32 reading a pointer or a long as int happened to work because all three are 32 bits; "
+        "on LP64 the caller passes 64 bits and va_arg(ap, int) takes only half of them (and the next "
+        "va_arg reads from the wrong place on some ABIs)."
+    ),
+    wrong="char *name = (char *) va_arg(ap, int);\nlong count = va_arg(ap, int);",
+    right="char *name = va_arg(ap, char *);\nlong count = va_arg(ap, long);",
+    fix="Read each variadic argument with va_arg of the type the caller passes (a pointer type, long, size_t).",
+)
+
+
+def on_conversion(unit: Unit, conversion: Conversion) -> None:
+    """va_arg(ap, int) used as a pointer or a value that is 64-bit on the target."""
+    before, after = conversion.before, conversion.after
+    if not before.integer or not before.known or not after.known:
+        return
+    if not (after.kind == "pointer" or after.integer) or after.target <= before.target:
+        return
+    if after.source > before.source or not is_va_arg(unit, unit.strip(conversion.value)):
+        return  # it was widened at home too: not what the caller's 32-bit world passed
+    unit.report(RULE, conversion.value, _message(unit, before, after))
+
+
+def on_cast(unit: Unit, cast, _parent) -> None:
+    after = unit.width_of(cast)
+    operand = unit.strip(unit.children(cast)[-1])
+    before = unit.width_of(operand)
+    if after.kind == "pointer" and narrower_than_pointer(before, after) and is_va_arg(unit, operand):
+        unit.report(RULE, operand, _message(unit, before, after))
+
+
+def _message(unit: Unit, before, after) -> str:
+    pair = unit.pair
+    return (
+        f"va_arg reads {before.describe(pair)} but the value is used as {after.describe(pair)}: "
+        f"the caller passed {after.target} bytes on {pair.target.label}"
+    )
+
+
+CHECK = Check(RULE, nodes=dict.fromkeys(CASTS, on_cast), conversions=on_conversion)

@@ -1,0 +1,58 @@
+"""PK703: an integer 0 as the terminating pointer of a variadic call."""
+
+from __future__ import annotations
+
+from portkit.commands.scan.rules.check import Check
+from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.widths import Width, narrower_than_pointer
+from portkit.findings.model import Rule, Severity
+
+RULE = Rule(
+    id="PK703",
+    name="int-sentinel",
+    severity=Severity.ERROR,
+    family="Calls",
+    summary="A plain 0 (an int) ends the argument list of a variadic function that expects a null pointer.",
+    why=(
+        "execl and other sentinel-terminated functions read arguments as pointers until they meet a "
+        "null one. A literal 0 passes an int: on ILP32 as wide as a pointer, on LP64 only 32 bits, and "
+        "the callee reads the upper half from whatever the register or stack slot held, so the list "
+        "may not end."
+    ),
+    wrong='execl("/bin/sh", "sh", "-c", cmd, 0);',
+    right='execl("/bin/sh", "sh", "-c", cmd, (char *) NULL);',
+    fix="End the list with (char *) NULL or (void *) 0, a null pointer of the expected type.",
+)
+
+# Functions whose list ends with a null pointer, and where the sentinel stands from the end.
+SENTINELS = {"execl": 1, "execlp": 1, "execle": 2}
+
+
+def on_call(unit: Unit, call, _parent) -> None:
+    callee = call.referenced
+    if callee is None or callee.kind != unit.ci.CursorKind.FUNCTION_DECL:
+        return
+    from_end = SENTINELS.get(callee.spelling) or (1 if _declares_sentinel(unit, callee) else 0)
+    arguments = unit.arguments(call)
+    if not from_end or len(arguments) < from_end:
+        return
+    sentinel = arguments[-from_end]
+    value = unit.width_of(unit.strip(sentinel))
+    pair = unit.pair
+    pointer = Width("void *", pair.source.builtins["POINTER"], pair.target.builtins["POINTER"], "pointer")
+    if narrower_than_pointer(value, pointer) and unit.value(sentinel) == 0:
+        message = (
+            f"the list of {callee.spelling}() ends with {value.describe(pair)}, not a null pointer: "
+            f"{pointer.target} bytes are read on {pair.target.label}"
+        )
+        unit.report(RULE, sentinel, message)
+
+
+def _declares_sentinel(unit: Unit, function) -> bool:
+    """__attribute__((sentinel)) on a variadic function's declaration."""
+    if function.type.kind != unit.ci.TypeKind.FUNCTIONPROTO or not function.type.is_function_variadic():
+        return False
+    return any("sentinel" in token.spelling for token in function.get_tokens())
+
+
+CHECK = Check(RULE, nodes={"CALL_EXPR": on_call})

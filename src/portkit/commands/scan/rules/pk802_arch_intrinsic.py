@@ -1,0 +1,47 @@
+"""PK802: an architecture's own intrinsics and builtins."""
+
+from __future__ import annotations
+
+import os
+
+from portkit.commands.scan.rules.check import Check
+from portkit.commands.scan.unit import Unit
+from portkit.findings.model import Rule, Severity
+
+RULE = Rule(
+    id="PK802",
+    name="arch-intrinsic",
+    severity=Severity.NOTE,
+    family="Architecture-specific code",
+    summary="A call to an architecture's intrinsics (arm_neon.h, arm_acle.h, x86 *intrin.h) or target builtins.",
+    why=(
+        "Intrinsics map to one architecture's instructions. AArch64's NEON differs from ARMv7's "
+        "(no vector registers aliased as pairs, new and removed intrinsics), x86 intrinsics do not "
+        "exist on ARM at all, and __builtin_arm_* builtins are specific to one architecture."
+    ),
+    wrong="uint32x4_t v = vld1q_u32(p);          /* ARMv7 NEON, checked only on AArch32 */\n"
+    "unsigned c = __builtin_arm_rbit(x);",
+    right="#if defined(__ARM_NEON)\n    /* NEON path, tested on both */\n#else\n    /* portable C */\n#endif",
+    fix="Keep intrinsic code behind feature macros (__ARM_NEON, __ARM_FEATURE_CRC32, __SSE4_2__) "
+    "with a portable fallback, and test it on the new architecture.",
+)
+
+HEADERS = ("arm_neon.h", "arm_acle.h", "arm_sve.h", "arm_fp16.h", "arm_bf16.h", "arm_mve.h")
+PREFIXES = ("__builtin_arm_", "__builtin_aarch64_", "__builtin_neon_", "__builtin_ia32_", "__builtin_mips_")
+
+
+def on_call(unit: Unit, call, _parent) -> None:
+    callee = call.referenced
+    if callee is None:
+        return
+    name = callee.spelling
+    header = callee.location.file.name if callee.location.file else ""
+    base = os.path.basename(header)
+    if name.startswith(PREFIXES) or base in HEADERS or base.endswith("intrin.h"):
+        where = f"from {base}" if base else "a target builtin"
+        unit.report(
+            RULE, call, f"'{name}' ({where}) is specific to one architecture: check it on {unit.pair.target.abi.name}"
+        )
+
+
+CHECK = Check(RULE, nodes={"CALL_EXPR": on_call})

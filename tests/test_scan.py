@@ -1,0 +1,209 @@
+"""`portkit scan` end to end: the seed's code, the interface (text, JSON,
+SARIF, exit codes, compile databases, baselines), the rules page, and hostile
+input (one warning line per bad file, never a traceback)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, validate_sarif
+
+# The field report's incorrect code (section 2), as a translation unit.
+SEED_INCORRECT = """#include <stdio.h>
+#define N 16
+int a[N];
+int *p;
+int addr;
+void pointers(void)
+{
+    addr = (int) a;
+    p = (int *) addr;
+}
+void difference(void *p, void *q)
+{
+    printf("num = %d\\n", q - p);
+}
+"""
+SEED_CORRECT = """#include <stdio.h>
+#include <stdint.h>
+#define N 16
+int a[N];
+int *p;
+intptr_t addr;
+void pointers(void)
+{
+    addr = (intptr_t) a;
+    p = (int *) addr;
+}
+void difference(void *p, void *q)
+{
+    printf("num = %ld\\n", q - p);
+}
+"""
+
+
+def scan(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "portkit", "scan", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def scan_json(*args: str | Path, cwd: Path | None = None) -> tuple[int, dict]:
+    proc = scan(*args, "--format", "json", cwd=cwd)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def found(document: dict) -> list[tuple[int, str]]:
+    return [(f["location"]["line"], f["rule"]) for f in document["findings"]]
+
+
+def test_the_seeds_incorrect_code(tmp_path: Path) -> None:
+    source = tmp_path / "seed.c"
+    source.write_text(SEED_INCORRECT)
+    code, document = scan_json(source)
+    assert code == 1
+    assert found(document) == [(8, "PK101"), (9, "PK102"), (13, "PK201")]
+    assert document["models"]["from"]["data_model"] == "ILP32" and document["models"]["to"]["data_model"] == "LP64"
+    message = document["findings"][0]["message"]
+    assert "'int'" in message and "ILP32 (arm)" in message and "LP64 (aarch64)" in message
+
+
+def test_the_seeds_correct_code_is_quiet(tmp_path: Path) -> None:
+    source = tmp_path / "seed.c"
+    source.write_text(SEED_CORRECT)
+    code, document = scan_json(source)
+    assert (code, document["findings"]) == (0, [])
+
+
+def test_text_shows_the_line_the_caret_and_the_fix(tmp_path: Path) -> None:
+    (tmp_path / "seed.c").write_text(SEED_INCORRECT)
+    out = scan("seed.c", cwd=tmp_path).stdout
+    assert "seed.c:8:12: error [PK101] pointer 'int *'" in out
+    assert "    8 |     addr = (int) a;" in out
+    assert "fix: Keep addresses in intptr_t or uintptr_t" in out
+
+
+def test_sarif_is_valid(tmp_path: Path) -> None:
+    (tmp_path / "seed.c").write_text(SEED_INCORRECT)
+    proc = scan("seed.c", "--format", "sarif", cwd=tmp_path)
+    document = json.loads(proc.stdout)
+    validate_sarif(document)
+    results = document["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["PK101", "PK102", "PK201"]
+
+
+def test_llp64_keeps_long_and_pointer_apart(tmp_path: Path) -> None:
+    source = tmp_path / "win.c"
+    source.write_text("void *p;\nlong keep(void) { return (long) p; }\nint cut(void) { return (int) p; }\n")
+    _, lp64 = scan_json(source)
+    _, llp64 = scan_json(source, "--to", "LLP64")
+    assert found(lp64) == [(3, "PK101")]
+    assert found(llp64) == [(2, "PK101"), (3, "PK101")]
+    assert "LLP64 (mingw64)" in llp64["findings"][0]["message"]
+
+
+def test_fail_on_select_ignore_and_suppression(tmp_path: Path) -> None:
+    source = tmp_path / "seed.c"
+    source.write_text(SEED_INCORRECT.replace("p = (int *) addr;", "p = (int *) addr; /* portkit: ignore PK102 */"))
+    _, document = scan_json(source)
+    assert [r for _, r in found(document)] == ["PK101", "PK201"] and document["suppressed"] == 1
+    assert scan(source, "--fail-on", "never").returncode == 0
+    assert scan(source, "--select", "PK2", "--fail-on", "error").returncode == 0  # PK201 is a warning
+    _, only = scan_json(source, "--ignore", "PK1")
+    assert [r for _, r in found(only)] == ["PK201"]
+
+
+def test_a_baseline_shows_only_what_is_new(tmp_path: Path) -> None:
+    source = tmp_path / "seed.c"
+    source.write_text(SEED_INCORRECT)
+    baseline = tmp_path / "known.json"
+    baseline.write_text(scan(source, "--format", "json").stdout)
+    source.write_text("/* a line more */\n" + SEED_INCORRECT + "long g(void *v) { return (int) v; }\n")
+    _, document = scan_json(source, "--baseline", baseline)
+    assert found(document) == [(16, "PK101")] and document["baselined"] == 3
+
+
+def test_directories_and_compile_databases(tmp_path: Path) -> None:
+    (tmp_path / "src" / "inc").mkdir(parents=True)
+    (tmp_path / "src" / "inc" / "cfg.h").write_text("typedef long word_t;\n")
+    (tmp_path / "src" / "a.c").write_text('#include "cfg.h"\nint narrow(word_t w) { return w; }\n')
+    (tmp_path / "build").mkdir()
+    entry = {"directory": str(tmp_path / "src"), "arguments": ["cc", "-Iinc", "-c", "a.c"], "file": "a.c"}
+    (tmp_path / "build" / "compile_commands.json").write_text(json.dumps([entry]))
+    _, document = scan_json("-p", "build", cwd=tmp_path)
+    assert found(document) == [(2, "PK301")] and document["scanned"] == 1
+    _, by_dir = scan_json("src", "-I", "src/inc", cwd=tmp_path)
+    assert found(by_dir) == [(2, "PK301")]
+
+
+def test_a_finding_in_a_shared_header_is_reported_once(tmp_path: Path) -> None:
+    (tmp_path / "common.h").write_text("static inline int cut(void *p) { return (int) p; }\n")
+    for name in ("a.c", "b.c"):
+        (tmp_path / name).write_text('#include "common.h"\n')
+    _, document = scan_json(tmp_path)
+    assert found(document) == [(1, "PK101")] and document["scanned"] == 2
+
+
+def test_the_rules_page_is_generated_from_the_rules() -> None:
+    from portkit.commands.scan.rules import RULES
+    from portkit.commands.scan.rules_doc import INTRO, TITLE
+    from portkit.findings.report import rules_markdown
+
+    assert (ROOT / "docs" / "rules.md").read_text() == rules_markdown(RULES, TITLE, INTRO), (
+        "docs/rules.md is stale: python -m portkit.commands.scan.rules_doc > docs/rules.md"
+    )
+
+
+def test_list_rules() -> None:
+    document = json.loads(scan("--list-rules", "--format", "json").stdout)
+    ids = [r["id"] for r in document["rules"]]
+    assert ids == sorted(ids) and len(ids) >= 19 and all(r["fix"] and r["summary"] for r in document["rules"])
+
+
+HOSTILE = {
+    "huge.c": "int x = " + "+".join(["1"] * 200_000) + ";\nint cut(void *p) { return (int) p; }\n",
+    "deep.c": "int f(void) { return " + "(" * 5000 + "1" + ")" * 5000 + "; }\n",
+    "longline.c": 'char s[] = "' + "x" * 1_000_000 + '";\n',
+    "unterminated.c": "int a; /* never closed\nint b;\n",
+    "garbage.c": "struct { ]]] ;; int long long long x;\n",
+}
+
+
+def test_hostile_input_is_one_warning_line_each_and_the_rest_is_scanned(tmp_path: Path) -> None:
+    for name, text in HOSTILE.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "utf16.c").write_bytes("int cut(void *p) { return (int) p; }\n".encode("utf-16"))
+    (tmp_path / "binary.c").write_bytes(b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 8)
+    (tmp_path / "empty.c").write_bytes(b"")
+    proc = scan(tmp_path, "--format", "json")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    document = json.loads(proc.stdout)
+    assert (document["findings"][0]["location"]["path"], document["findings"][0]["rule"]) == (
+        str(tmp_path / "huge.c"),
+        "PK101",
+    )
+    warnings = proc.stderr.splitlines()
+    assert all(line.startswith("portkit: warning: ") for line in warnings)
+    for bad in ("binary.c: binary file", "empty.c: empty file", "utf16.c"):
+        assert sum(bad in line for line in warnings) == 1, (bad, warnings)
+
+
+def test_nothing_scannable_is_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "binary.c").write_bytes(b"\x00\x01\x02")
+    proc = scan(tmp_path / "binary.c")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith("portkit: error: scan: no input could be scanned")
+    assert scan(tmp_path / "missing").returncode == 2
+
+
+@pytest.mark.parametrize("args", [["--from", "VAX"], ["--to", "ILP32"], ["--select", "PK999"], ["-j", "0"]])
+def test_bad_options_are_one_line(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "a.c").write_text("int x;\n")
+    proc = scan(tmp_path / "a.c", *args)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
