@@ -415,3 +415,17 @@ def test_unplaceable_base_is_named(tmp_path: Path, capsys) -> None:
     header.write_text("struct T { int t; };\nstruct A : virtual T { virtual void g() = 0; int x; };\n")
     assert main(["layout", str(header)]) == 0
     assert "offsets not known for bases T (a virtual base of an abstract class" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("abi", ["arm", "aarch64", "i686", "x86_64", "mingw64"])
+def test_cplusplus_standard_headers_resolve(capsys, abi: str) -> None:
+    """<cstddef> and friends come from each target's own libstdc++, as its g++ finds them."""
+    code, doc = layout_json(
+        capsys,
+        "--abi",
+        abi,
+        "--abi",
+        "x86_64" if abi != "x86_64" else "aarch64",
+        str(ROOT / "tests/data/layout/classes.hpp"),
+    )
+    assert code == 0 and doc["problems"] == []

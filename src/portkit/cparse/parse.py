@@ -56,11 +56,12 @@ def _newest(pattern: str) -> str | None:
     return found[-1] if found else None
 
 
-def system_includes(abi: Abi, sysroot: Path | None) -> list[str]:
-    """The directories GCC for this triple searches, in GCC's order: its
-    builtin headers, then the Debian cross sysroot (or multiarch) libc."""
+def system_includes(abi: Abi, sysroot: Path | None, cxx: bool = False) -> list[str]:
+    """The directories GCC for this triple searches, in GCC's order: for C++
+    its libstdc++ headers, then its builtin headers, then the Debian cross
+    sysroot (or multiarch) libc."""
     t = abi.triple
-    dirs: list[str] = []
+    dirs: list[str] = _libstdcxx(t, sysroot) if cxx else []
     builtin = _newest(f"/usr/lib/gcc-cross/{t}/*/include") or _newest(f"/usr/lib/gcc/{t}/*/include")
     if t == "x86_64-w64-mingw32":
         builtin = _newest(f"/usr/lib/gcc/{t}/*-posix/include") or builtin
@@ -72,6 +73,30 @@ def system_includes(abi: Abi, sysroot: Path | None) -> list[str]:
     elif os.path.isdir(f"/usr/include/{t}"):  # the native multiarch layout
         dirs += [f"/usr/include/{t}", "/usr/include"]
     return [d for d in dirs if os.path.isdir(d)]
+
+
+def _libstdcxx(t: str, sysroot: Path | None) -> list[str]:
+    """libstdc++'s three directories (the headers, the target's bits, backward)
+    where this triple's g++ has them: a sysroot, the Debian cross layout, the
+    native multiarch one, or MinGW's (the posix thread model, as for C)."""
+    if sysroot is not None:
+        roots = [(f"{sysroot}/usr/include/c++/*", f"{sysroot}/usr/include/{t}/c++/{{v}}")]
+    else:
+        roots = [
+            (f"/usr/{t}/include/c++/*", f"/usr/{t}/include/c++/{{v}}/{t}"),
+            (f"/usr/lib/gcc/{t}/*-posix/include/c++", f"/usr/lib/gcc/{t}/{{v}}-posix/include/c++/{t}"),
+        ]
+        if os.path.isdir(f"/usr/include/{t}"):  # this machine's own triple: the multiarch layout
+            roots.append(("/usr/include/c++/*", f"/usr/include/{t}/c++/{{v}}"))
+    for pattern, bits in roots:
+        headers = _newest(pattern)
+        if headers is None or not os.path.isdir(f"{headers}/bits") and not os.path.isfile(f"{headers}/cstdio"):
+            continue
+        version = os.path.basename(headers) if not headers.endswith("/c++") else os.path.basename(
+            os.path.dirname(os.path.dirname(headers))
+        ).removesuffix("-posix")
+        return [headers, bits.format(v=version), f"{headers}/backward"]
+    return []
 
 
 @dataclass
@@ -90,10 +115,11 @@ def parse(
     """Parses one file for `abi`; returns (translation unit or None, errors).
     Function bodies are skipped unless `bodies` (declarations are all layout needs)."""
     ci = cindex()
+    cxx = path.endswith((".hpp", ".hh", ".hxx", ".cpp", ".cc", ".cxx", ".c++", ".C"))
     args = ["-target", abi.clang_triple, "-nostdinc", "-ferror-limit=0"]
-    for d in system_includes(abi, sysroot):
+    for d in system_includes(abi, sysroot, cxx):
         args += ["-isystem", d]
-    if path.endswith((".hpp", ".hh", ".hxx", ".cpp", ".cc", ".cxx")):
+    if cxx:
         args += ["-x", "c++", "-std=c++20"]
     elif path.endswith(".h"):
         args += ["-x", "c", "-std=gnu11"]
