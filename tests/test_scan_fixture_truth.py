@@ -144,6 +144,15 @@ def test_the_seed_pair() -> None:
     assert not correct.want
 
 
+def test_the_legacy32_demo_is_labelled_like_the_corpus() -> None:
+    demo = corpus.load(corpus.DEMO)
+    assert demo.name == "examples/legacy32/src/legacy.c"
+    labelled = {rule for rules in demo.want.values() for rule in rules}
+    assert labelled <= set(corpus.RULES)
+    assert {"PK101", "PK102", "PK201", "PK302", "PK401", "PK402", "PK403", "PK501"} <= labelled
+    assert not demo.has_main  # a module: main.c stays the demo's only program
+
+
 # ---------------------------------------------------------------- ground truth from compilers and qemu
 
 
@@ -151,6 +160,16 @@ def test_the_seed_pair() -> None:
 def test_fixture_compiles_for_both_models(fx: corpus.Fixture, outcomes: dict[tuple[str, str], Outcome]) -> None:
     for triple in fx.triples:
         build = outcomes[fx.name, triple].build
+        assert build.returncode == 0, build.stderr
+
+
+def test_the_legacy32_demo_compiles_with_its_headers(tmp_path: Path) -> None:
+    demo = corpus.load(corpus.DEMO)
+    missing = corpus.missing_tools([demo])
+    if missing:
+        _missing(", ".join(missing))
+    for triple in demo.triples:
+        build = corpus.build(demo, triple, tmp_path)
         assert build.returncode == 0, build.stderr
 
 
