@@ -4,6 +4,7 @@ Python bindings do not wrap declared once."""
 from __future__ import annotations
 
 import ctypes
+from dataclasses import dataclass
 
 from portkit.core.errors import EnvironmentProblem
 
@@ -79,3 +80,34 @@ def evaluate_int(ci, cursor) -> int | None:
         return ci.conf.lib.clang_EvalResult_getAsLongLong(result)
     finally:
         ci.conf.lib.clang_EvalResult_dispose(result)
+
+
+@dataclass(frozen=True)
+class Inclusion:
+    """One #include: where it stands and the file it brings in."""
+
+    file: str  # the including file
+    line: int
+    column: int
+    system: bool  # the including file is a system header
+    header: str  # the included file
+
+
+def inclusions(ci, tu) -> list[Inclusion]:
+    """Every #include of a translation unit. (The bindings' get_includes()
+    keeps each location as a view into memory libclang frees once the visit is
+    over; reading it later crashes. Here each is read during the visit.)"""
+    found: list[Inclusion] = []
+
+    def visit(included, stack, depth, _data) -> None:
+        if depth > 0:
+            where = stack.contents
+            if where.file is not None:
+                found.append(
+                    Inclusion(
+                        where.file.name, where.line, where.column, where.is_in_system_header, ci.File(included).name
+                    )
+                )
+
+    ci.conf.lib.clang_getInclusions(tu, ci.callbacks["translation_unit_includes"](visit), None)
+    return found

@@ -57,15 +57,12 @@ def _newest(pattern: str) -> str | None:
 
 
 def system_includes(abi: Abi, sysroot: Path | None, cxx: bool = False) -> list[str]:
-    """The directories GCC for this triple searches, in GCC's order: for C++
-    its libstdc++ headers, then its builtin headers, then the Debian cross
-    sysroot (or multiarch) libc."""
+    """The directories a clang cross compiler for this triple searches, in
+    GCC's order: for C++ libstdc++'s headers, then the builtin headers, then
+    the Debian cross sysroot's (or the multiarch) libc."""
     t = abi.triple
     dirs: list[str] = _libstdcxx(t, sysroot) if cxx else []
-    builtin = _newest(f"/usr/lib/gcc-cross/{t}/*/include") or _newest(f"/usr/lib/gcc/{t}/*/include")
-    if t == "x86_64-w64-mingw32":
-        builtin = _newest(f"/usr/lib/gcc/{t}/*-posix/include") or builtin
-    dirs.append(builtin or str(FALLBACK_INCLUDE))
+    dirs.append(clang_resource_include() or gcc_builtin_include(t) or str(FALLBACK_INCLUDE))
     if sysroot is not None:
         dirs += [str(sysroot / "usr/include" / t), str(sysroot / "usr/include"), str(sysroot / "include")]
     elif os.path.isdir(f"/usr/{t}/include"):
@@ -73,6 +70,21 @@ def system_includes(abi: Abi, sysroot: Path | None, cxx: bool = False) -> list[s
     elif os.path.isdir(f"/usr/include/{t}"):  # the native multiarch layout
         dirs += [f"/usr/include/{t}", "/usr/include"]
     return [d for d in dirs if os.path.isdir(d)]
+
+
+def clang_resource_include() -> str | None:
+    """clang's own builtin headers (stddef.h, stdatomic.h, arm_neon.h, the x86
+    *intrin.h), as a clang cross compiler uses with a GCC sysroot: GCC's
+    versions of the intrinsics headers are written in GCC's builtins, which
+    clang does not know. Debian: libclang-common-N-dev."""
+    return _newest("/usr/lib/llvm-*/lib/clang/*/include") or _newest("/usr/lib/clang/*/include")
+
+
+def gcc_builtin_include(t: str) -> str | None:
+    """The cross GCC's builtin headers, when no clang ones are installed."""
+    if t == "x86_64-w64-mingw32":
+        return _newest(f"/usr/lib/gcc/{t}/*-posix/include") or _newest(f"/usr/lib/gcc/{t}/*/include")
+    return _newest(f"/usr/lib/gcc-cross/{t}/*/include") or _newest(f"/usr/lib/gcc/{t}/*/include")
 
 
 def _libstdcxx(t: str, sysroot: Path | None) -> list[str]:
@@ -90,11 +102,13 @@ def _libstdcxx(t: str, sysroot: Path | None) -> list[str]:
             roots.append(("/usr/include/c++/*", f"/usr/include/{t}/c++/{{v}}"))
     for pattern, bits in roots:
         headers = _newest(pattern)
-        if headers is None or not os.path.isdir(f"{headers}/bits") and not os.path.isfile(f"{headers}/cstdio"):
+        if headers is None or (not os.path.isdir(f"{headers}/bits") and not os.path.isfile(f"{headers}/cstdio")):
             continue
-        version = os.path.basename(headers) if not headers.endswith("/c++") else os.path.basename(
-            os.path.dirname(os.path.dirname(headers))
-        ).removesuffix("-posix")
+        version = (
+            os.path.basename(headers)
+            if not headers.endswith("/c++")
+            else os.path.basename(os.path.dirname(os.path.dirname(headers))).removesuffix("-posix")
+        )
         return [headers, bits.format(v=version), f"{headers}/backward"]
     return []
 

@@ -9,10 +9,12 @@ callback (the bindings' get_children() would build a list per node, about
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from portkit.commands.scan.home import Home
 from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.rules.check import Check
@@ -27,6 +29,10 @@ BREAK = 0  # CXChildVisit_Break
 # Warnings the rules do not ask for stay off: -Wno-everything, then the ones they do.
 QUIET = ("-Wno-everything",)
 DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
+# A file that may hold architecture-specific code, worth a look as the source ABI sees it.
+ARCH_SPECIFIC = re.compile(
+    r"\basm\b|__asm|arm_neon|arm_acle|intrin\.h|__builtin_(?:arm|aarch64|ia32|neon|mips)_|__arm_"
+)
 
 
 @dataclass(frozen=True)
@@ -52,19 +58,41 @@ def scan_unit(job: ScanJob) -> Scanned:
     ci = cindex()
     checks = [c for c in CHECKS if c.rule.id in job.rules]
     warnings = sorted({option for c in checks for option in c.diagnostics})
-    flags = [f for f in job.flags if f not in DROPPED_FLAGS] + list(QUIET) + warnings
+    flags = _flags(job.flags, job.pair.target.abi.triple) + list(QUIET) + warnings
     tu, errors = parse(str(job.path), job.pair.target.abi, flags, job.sysroot, job.text, bodies=True)
     if tu is None:
         return Scanned(errors=errors)
     source = job.pair.source.abi
-    unit = Unit(ci, tu, job.pair, lambda: parse(str(job.path), source, [*job.flags, "-w"], job.sysroot, job.text)[0])
+    home_flags = [*_flags(job.flags, source.triple), "-w"]
+    home = Home(ci, job.pair, lambda: parse(str(job.path), source, home_flags, job.sysroot, job.text, bodies=True)[0])
+    unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu))
     claimed = _diagnostics(unit, checks)
     errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
     try:
-        walk(unit, checks)
+        _scan(unit, checks)
+        at_home = [c for c in checks if c.at_home]
+        if at_home and ARCH_SPECIFIC.search(job.text) and home.tu() is not None:
+            home_unit = Unit(ci, home.tu(), job.pair, home, tops=own_declarations(home.tu()))
+            _scan(home_unit, at_home)
+            unit.findings += [f for f in home_unit.findings if f not in unit.findings]
     except Exception as err:  # a rule tripped over this file's AST: say so, keep what was found
         errors.append(Problem(str(job.path), 0, f"portkit's rules failed here ({type(err).__name__}: {err})"))
     return Scanned(unit.findings, errors, True)
+
+
+def _flags(flags: Sequence[str], triple: str) -> list[str]:
+    """The file's own flags without those that silence clang, plus what a
+    target needs for clang to know its C library's printf (MinGW's inline
+    wrappers hide it unless the MSVCRT declarations are chosen)."""
+    kept = [f for f in flags if f not in DROPPED_FLAGS]
+    return [*kept, "-D__USE_MINGW_ANSI_STDIO=0"] if "mingw" in triple else kept
+
+
+def _scan(unit: Unit, checks: Sequence[Check]) -> None:
+    walk(unit, checks)
+    for check in checks:
+        if check.whole is not None:
+            check.whole(unit)
 
 
 def _diagnostics(unit: Unit, checks: Sequence[Check]) -> set[tuple[str, int, str]]:
@@ -114,10 +142,7 @@ def walk(unit: Unit, checks: Sequence[Check]) -> None:
         return RECURSE
 
     callback = ci.callbacks["cursor_visit"](visit)
-    for top in tu.cursor.get_children():
-        location = top.location
-        if location.file is None or location.is_in_system_header:
-            continue
+    for top in unit.tops:
         visit(top, tu.cursor, None)
         ci.conf.lib.clang_visitChildren(top, callback, None)
         if failure:
@@ -126,16 +151,26 @@ def walk(unit: Unit, checks: Sequence[Check]) -> None:
 
 def _interesting_conversions(unit: Unit) -> dict[str, frozenset[str]]:
     """The conversions rules ask about, by the target's canonical TypeKind
-    names, result kind -> value kinds: an integer into a pointer, and a kind
-    as wide as at home into one wider than at home (int into long). Most
-    conversions (promotions, decays, narrowing, signedness) end in neither and
-    cost one type lookup. (Pointers into integers come from clang's
-    -Wint-conversion and the casts, not from here.)"""
-    source, target = unit.pair.source.builtins, unit.pair.target.builtins
+    names, result kind -> value kinds: an integer into a pointer, a 32-bit
+    integer into a 64-bit one (int into long, or into size_t, which is `unsigned
+    long long` on LLP64), and a 64-bit one into 32 bits. Most conversions
+    (promotions, decays, signedness) are none of these and cost one type
+    lookup. (Pointers into integers come from -Wint-conversion and the casts.)"""
+    target = unit.pair.target.builtins
     integers = [k for k in SIGNED | UNSIGNED if k in target]
-    growing = [k for k in integers if source.get(k, 0) < target[k]]
-    steady = frozenset(k for k in integers if source.get(k) == target[k])
-    return {"POINTER": frozenset(integers), **dict.fromkeys(growing, steady)}
+    wide = frozenset(k for k in integers if target[k] >= 8 and "128" not in k)
+    narrow = frozenset(k for k in integers if target[k] == 4)
+    return {"POINTER": frozenset(integers), **dict.fromkeys(wide, narrow), **dict.fromkeys(narrow, wide)}
+
+
+def own_declarations(tu) -> list:
+    """The top-level declarations of the project's own files, not of system headers."""
+    own = []
+    for top in tu.cursor.get_children():
+        location = top.location
+        if not location.is_in_system_header and location.file is not None:  # the cheaper question first
+            own.append(top)
+    return own
 
 
 def _conversion(unit: Unit, value, result, checks: list, interesting: dict[str, frozenset[str]]) -> None:

@@ -31,15 +31,32 @@ def _is_va_list(t) -> bool:
 
 
 def is_implicit_call(unit: Unit, node) -> bool:
-    """A call to a function clang declared on the spot (at the call itself)."""
+    """A call to a function clang declared on the spot: an implicit declaration
+    stands where the function was first called, inside a function's body,
+    where no header's prototype is."""
     node = unit.strip(node)
     if node.kind != unit.ci.CursorKind.CALL_EXPR:
         return False
     callee = node.referenced
-    if callee is None:
+    if callee is None or callee.kind != unit.ci.CursorKind.FUNCTION_DECL or callee.location.file is None:
         return False
-    here, there = node.location, callee.location
-    return (here.line, here.column) == (there.line, there.column) and here.file == there.file
+    where = callee.location
+    if where.is_in_system_header or callee.is_definition() or callee.spelling.startswith("__builtin"):
+        return False  # a header's prototype, a function of the file, or one of clang's builtins
+    spot = (where.file.name, where.line, where.column)
+    return any(file == spot[0] and start < spot[1:] <= end for file, start, end in _bodies(unit))
+
+
+def _bodies(unit: Unit) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
+    """(file, after the name, end) of each of the file's function definitions, worked out once."""
+    if "bodies" not in unit.notes:
+        spans = []
+        for top in unit.tops:
+            if top.kind == unit.ci.CursorKind.FUNCTION_DECL and top.is_definition() and top.location.file is not None:
+                name, end = top.location, top.extent.end
+                spans.append((name.file.name, (name.line, name.column), (end.line, end.column)))
+        unit.notes["bodies"] = spans
+    return unit.notes["bodies"]
 
 
 def is_time(unit: Unit, spelling: str) -> bool:
@@ -47,11 +64,63 @@ def is_time(unit: Unit, spelling: str) -> bool:
     return any(name in TIME_TYPEDEFS for name in unit.typedef_chain(spelling))
 
 
-def narrowing(unit: Unit, diag) -> tuple[Width, Width] | None:
-    """clang's -Wshorten-64-to-32 (it knows value ranges: x & 0xff fits anywhere)
-    for the target, kept where the conversion was whole at home."""
+def narrowing(unit: Unit, diag) -> tuple[Width, Width, bool] | None:
+    """clang's -Wshorten-64-to-32 (it knows value ranges: x & 0xff fits
+    anywhere) for the target, kept where the conversion was whole at home:
+    (the value's width, the destination's, whether the value is a time_t).
+    The value is read from the expression clang points at, so a size_t or a
+    pointer difference counts as one at home even where the target's message
+    spells it `unsigned long long`."""
+    key = ("narrowing", diag.location.line, diag.location.column, diag.spelling)
+    if key not in unit.notes:  # PK301 and PK302 both ask of each diagnostic
+        unit.notes[key] = _narrowing(unit, diag)
+    return unit.notes[key]
+
+
+def _narrowing(unit: Unit, diag) -> tuple[Width, Width, bool] | None:
     types = quoted_types(diag.spelling)
     if not diag.spelling.startswith(NARROWING) or len(types) < 2:
         return None
-    before, after = (unit.width_named(*t) for t in types[:2])
-    return (before, after) if loses_bits_only_on_target(before, after) else None
+    value = unit.expression_at(diag)
+    before = unit.expression_width(value) if value is not None else unit.width_named(*types[0])
+    after = unit.width_named(*types[1])
+    if not loses_bits_only_on_target(before, after):
+        return None
+    time = is_time(unit, types[0][0]) or (value is not None and is_time(unit, unit.strip(value).type.spelling))
+    return before, after, time
+
+
+def narrowed_product(unit: Unit, conversion) -> bool:
+    """A product narrowed (count * sizeof(struct rec) into unsigned) that clang
+    did not report: it takes a product's range from its operands and stays
+    silent, but it is 64-bit arithmetic cut back on the target all the same."""
+    before, after = conversion.before, conversion.after
+    if not (before.integer and after.integer) or not loses_bits_only_on_target(before, after):
+        return False
+    node = unit.strip(conversion.value)
+    if node.kind != unit.ci.CursorKind.BINARY_OPERATOR or unit.binary_operator(node) not in ("*", "<<"):
+        return False
+    start = node.extent.start
+    if any((f.location.line, f.location.column) == (start.line, start.column) for f in unit.findings):
+        return False  # clang reported it
+    return unit.value(node) is None
+
+
+COMPOUND_ARITHMETIC = frozenset({"+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="})
+
+
+def compound_narrowing(unit: Unit, node) -> tuple[Width, Width, bool] | None:
+    """`int ms; ms += long_value;` computes in long and stores into the int,
+    and clang's -Wshorten-64-to-32 says nothing about a compound assignment:
+    (the value's width, the variable's, whether the value is a time_t)."""
+    if unit.binary_operator(node) not in COMPOUND_ARITHMETIC:
+        return None
+    children = unit.children(node)
+    if len(children) != 2:
+        return None
+    into, value = unit.width_of(unit.strip(children[0])), unit.expression_width(children[1])
+    if not (into.integer and value.integer) or not loses_bits_only_on_target(value, into):
+        return None
+    if unit.value(children[1]) is not None:
+        return None  # a constant that fits, or the compiler says it does not
+    return value, into, is_time(unit, unit.strip(children[1]).type.spelling)

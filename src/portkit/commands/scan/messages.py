@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
 
-from portkit.commands.scan.unit import shown_path
 from portkit.findings.model import Location
 
 # 'size_t' (aka 'unsigned long'): a type as clang's messages name it.
@@ -16,11 +16,34 @@ def quoted_types(message: str) -> list[tuple[str, str | None]]:
     return [(m.group(1), m.group(2)) for m in QUOTED_TYPE.finditer(message)]
 
 
+def diagnostic_span(diag):
+    """The source range a diagnostic is about: the one that starts where it
+    points, else the first that contains that point (clang points at the
+    operator of `b - a` and gives the whole expression as a range)."""
+    point = diag.location
+    here = (point.line, point.column)
+    ranges = list(diag.ranges)
+    for candidate in ranges:
+        if (candidate.start.line, candidate.start.column) == here:
+            return candidate
+    for candidate in ranges:
+        if (candidate.start.line, candidate.start.column) <= here <= (candidate.end.line, candidate.end.column):
+            return candidate
+    return None
+
+
 def diagnostic_location(diag) -> Location:
-    """Where a diagnostic points, to the end of the range that starts there."""
-    start = diag.location
-    end_line, end_column = start.line, start.column
-    for source_range in diag.ranges:
-        if source_range.start.line == start.line and source_range.start.column == start.column:
-            end_line, end_column = source_range.end.line, source_range.end.column
-    return Location(shown_path(start.file.name), start.line, start.column, end_line, end_column)
+    """Where a diagnostic's expression is: its range, or the point it names."""
+    point, span = diag.location, diagnostic_span(diag)
+    if span is None:
+        return Location(shown_path(point.file.name), point.line, point.column, point.line, point.column)
+    start, end = span.start, span.end
+    return Location(shown_path(point.file.name), start.line, start.column, end.line, end.column)
+
+
+def shown_path(path: str) -> str:
+    """A path below the working directory as a relative one, others as they are."""
+    if not os.path.isabs(path):
+        return path
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative

@@ -6,16 +6,23 @@ holds only its own logic."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from portkit.commands.scan.home import Home
+from portkit.commands.scan.messages import diagnostic_span, shown_path
 from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.widths import Width, width, width_named
-from portkit.cparse.layout.compare import differs, reasons
-from portkit.cparse.layout.records import describe
 from portkit.cparse.libclang import binary_operator, evaluate_int, unary_operator
 from portkit.findings.model import Finding, Location, Rule
+
+# C library functions whose result is a typedef that clang's own declaration of
+# the builtin spells canonically (strlen returns `unsigned long long` on MinGW).
+LIBRARY_RESULTS = {
+    **dict.fromkeys(("strlen", "strnlen", "wcslen", "strspn", "strcspn", "fread", "fwrite", "strftime"), "size_t"),
+    **dict.fromkeys(("read", "write", "pread", "pwrite", "recv", "send", "recvfrom", "sendto"), "ssize_t"),
+    **dict.fromkeys(("lseek",), "off_t"),
+    **dict.fromkeys(("time", "mktime"), "time_t"),
+}
 
 
 @dataclass(frozen=True)
@@ -32,12 +39,12 @@ class Conversion:
 @dataclass
 class Unit:
     ci: object  # clang.cindex
-    tu: object  # its TranslationUnit, parsed for the target ABI
+    tu: object  # its TranslationUnit: the target ABI's parse, or the home one for code only it compiles
     pair: ModelPair
-    source_tu: Callable[[], object] | None = None  # the same file parsed for the source ABI, on demand
+    home: Home | None = None  # the same file as the source ABI sees it, parsed on demand
     findings: list[Finding] = field(default_factory=list)
-    _layouts: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
-    _source: list = field(default_factory=list)
+    tops: list = field(default_factory=list)  # the project's own top-level declarations, as walked
+    notes: dict = field(default_factory=dict)  # what several rules work out once per unit
     _told: set[Finding] = field(default_factory=set)
     _typedefs: dict[str, object] = field(default_factory=dict)
     _last_operator: tuple = ()
@@ -55,15 +62,66 @@ class Unit:
         found among this unit's declarations and followed through its chain
         (a project's `typedef uint64_t u64` stays 8 bytes at home); other
         names are builtins or pointers."""
-        declaration = self._typedef(spelling)
+        declaration = self._typedef(bare(spelling))
         if declaration is not None:
             return width(self.ci, self.pair, declaration.type)
-        return width_named(self.pair, spelling, aka)
+        return width_named(self.pair, bare(spelling), aka and bare(aka))
+
+    def expression_width(self, cursor) -> Width:
+        """The Width of an expression's value, seen as the source ABI types it:
+        a pointer difference is a ptrdiff_t and sizeof a size_t there, even
+        where the target spells them `long long`; a call returns what its
+        declaration says (size_t, not the builtin's canonical type)."""
+        ci, node = self.ci, self.strip(cursor)
+        if node.type.get_canonical().kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+            pointers = self.pair.source.builtins["POINTER"], self.pair.target.builtins["POINTER"]
+            return Width(node.type.spelling, *pointers, "pointer")  # an array as a value is a pointer to its start
+        target = width(ci, self.pair, node.type)
+        typedefs = self.pair.source.typedefs
+        if node.kind == ci.CursorKind.BINARY_OPERATOR and self.binary_operator(node) == "-":
+            operands = self.children(node)
+            if len(operands) == 2 and all(self.width_of(o).kind == "pointer" for o in operands):
+                return Width("ptrdiff_t", typedefs.get("ptrdiff_t"), target.target, "signed")
+        if node.kind == ci.CursorKind.CXX_UNARY_EXPR:
+            return Width("size_t", typedefs.get("size_t"), target.target, "unsigned")
+        if node.kind == ci.CursorKind.CALL_EXPR:
+            callee = node.referenced
+            if callee is not None and callee.kind == ci.CursorKind.FUNCTION_DECL:
+                result = callee.result_type
+                named = LIBRARY_RESULTS.get(callee.spelling)
+                if result.kind != ci.TypeKind.TYPEDEF and named in typedefs:
+                    return Width(named, typedefs[named], target.target, target.kind)
+                return width(ci, self.pair, result)
+        return target
+
+    def expression_at(self, diag):
+        """The expression a diagnostic's range covers (the value clang says is
+        converted, the argument a directive reads), innermost of those with
+        exactly that extent; None when it is not in the project's own code.
+        Only the nodes on the way down to it are asked for their children."""
+        point, span = diag.location, diagnostic_span(diag)
+        if span is None or point.file is None:
+            return None
+        wanted = ((span.start.line, span.start.column), (span.end.line, span.end.column))
+        node = next((t for t in self.tops if _contains(t.extent, point)), None)
+        found = None
+        while node is not None:
+            inside = None
+            for child in node.get_children():
+                extent = _span(child.extent)
+                if extent == wanted:
+                    found = inside = child
+                    break
+                if extent[0] <= wanted[0] and wanted[1] <= extent[1]:
+                    inside = child
+                    break
+            node = inside
+        return found
 
     def typedef_chain(self, spelling: str) -> list[str]:
         """A typedef name and every typedef it is defined through: mytime_t, time_t, __time_t."""
-        chain = [spelling]
-        declaration = self._typedef(spelling)
+        chain = [bare(spelling)]
+        declaration = self._typedef(chain[0])
         ci = self.ci
         while declaration is not None and len(chain) < 64:
             t = declaration.underlying_typedef_type
@@ -123,32 +181,6 @@ class Unit:
     def arguments(self, call) -> list:
         return list(call.get_arguments())
 
-    def layout_change(self, declaration) -> tuple[str, str, str] | None:
-        """For a record declaration: (its name, "16 / 32 bytes", why) when its
-        layout differs between the models, by layout's engine on a parse of
-        this file for the source ABI (made once, the first time it is asked)."""
-        name = declaration.type.spelling
-        if name not in self._layouts:
-            self._layouts[name] = self._compare_layout(declaration, name)
-        return self._layouts[name]
-
-    def _compare_layout(self, declaration, name: str) -> tuple[str, str, str] | None:
-        if self.source_tu is None:
-            return None
-        if not self._source:
-            self._source.append(self.source_tu())
-        source_tu = self._source[0]
-        at_home = _find_record(self.ci, source_tu, name) if source_tu is not None else None
-        if at_home is None:
-            return None
-        pair = self.pair
-        before = describe(self.ci, at_home, pair.source.builtins["POINTER"], "msvc" not in pair.source.abi.triple)
-        after = describe(self.ci, declaration, pair.target.builtins["POINTER"], "msvc" not in pair.target.abi.triple)
-        if before.size is None or after.size is None or not differs([before, after]):
-            return None
-        why = reasons([before, after], [pair.source.abi.name, pair.target.abi.name])
-        return name, f"{before.size} / {after.size} bytes", "; ".join(why[:3]) or "field offsets move"
-
     # ---------------------------------------------------------- telling
 
     def report(self, rule: Rule, cursor, message: str, fix: str | None = None) -> None:
@@ -168,22 +200,20 @@ class Unit:
             self.findings.append(finding)
 
 
-def _find_record(ci, tu, name: str):
-    """The definition of the record named `name` among a translation unit's declarations."""
-    kinds = (ci.CursorKind.STRUCT_DECL, ci.CursorKind.UNION_DECL, ci.CursorKind.CLASS_DECL)
-    for cursor in tu.cursor.get_children():
-        if cursor.kind in kinds and cursor.is_definition() and cursor.type.spelling == name:
-            return cursor
-        if cursor.kind == ci.CursorKind.TYPEDEF_DECL:
-            inner = cursor.underlying_typedef_type.get_canonical().get_declaration()
-            if inner.kind in kinds and inner.is_definition() and inner.type.spelling == name:
-                return inner
-    return None
+def bare(spelling: str) -> str:
+    """A type's name without qualifiers or a leading namespace: `const std::time_t` -> `time_t`."""
+    name = spelling.strip()
+    for prefix in ("const ", "volatile "):
+        name = name.removeprefix(prefix)
+    return name.removeprefix("::").removeprefix("std::")
 
 
-def shown_path(path: str) -> str:
-    """A path below the working directory as a relative one, others as they are."""
-    if not os.path.isabs(path):
-        return path
-    relative = os.path.relpath(path)
-    return path if relative.startswith("..") else relative
+def _span(extent) -> tuple[tuple[int, int], tuple[int, int]]:
+    return (extent.start.line, extent.start.column), (extent.end.line, extent.end.column)
+
+
+def _contains(extent, location) -> bool:
+    start, end = extent.start, extent.end
+    if start.file is None or location.file is None or start.file.name != location.file.name:
+        return False
+    return (start.line, start.column) <= (location.line, location.column) <= (end.line, end.column)

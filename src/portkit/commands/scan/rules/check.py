@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 NodeCheck = Callable[["Unit", object, object], None]  # (unit, node cursor, its parent)
 DiagnosticCheck = Callable[["Unit", object], None]  # (unit, clang diagnostic)
 ConversionCheck = Callable[["Unit", "Conversion"], None]
+UnitCheck = Callable[["Unit"], None]
 
 
 @dataclass(frozen=True)
@@ -26,3 +27,9 @@ class Check:
     # the commonest question ("what did this value become?"), its widths worked
     # out once for every rule that asks.
     conversions: ConversionCheck | None = None
+    # Called once a unit is walked, for what only the whole file tells
+    # (callers against callees, the files it includes).
+    whole: UnitCheck | None = None
+    # Also run on the source ABI's view of the file: code the target's
+    # preprocessor drops (#if defined(__arm__)) is what must be rewritten.
+    at_home: bool = False

@@ -47,9 +47,11 @@ def on_conversion(unit: Unit, conversion: Conversion) -> None:
 
 
 def _harmless_constant(unit: Unit, cursor) -> bool:
-    """A constant address (0, a register) zero-extends the same on both: only a negative one changes."""
+    """A constant address (0, a register) zero-extends the same on both, and
+    -1 sign-extends to all ones on both ((void *)-1 is MAP_FAILED): only
+    other negative constants change."""
     value = unit.value(cursor)
-    return value is not None and value >= 0
+    return value is not None and value >= -1
 
 
 def _message(unit: Unit, integer: Width, pointer: Width) -> str:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from portkit.commands.scan.expressions import is_implicit_call
 from portkit.commands.scan.messages import diagnostic_location, quoted_types
 from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Unit
-from portkit.commands.scan.widths import differs_only_on_target, width_named
+from portkit.commands.scan.widths import differs_only_on_target
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -32,9 +33,13 @@ def on_format(unit: Unit, diag) -> None:
     types = quoted_types(diag.spelling)
     if len(types) < 2 or not diag.spelling.startswith("format specifies type"):
         return
-    expected, given = (width_named(unit.pair, *t) for t in types[:2])
+    expected = unit.width_named(*types[0])
+    argument = unit.expression_at(diag)
+    given = unit.expression_width(argument) if argument is not None else unit.width_named(*types[1])
     if expected.kind == "pointer" and given.kind == "pointer":
         return  # a scanf-family argument: PK202's
+    if argument is not None and is_implicit_call(unit, argument):
+        return  # PK701 says why
     if differs_only_on_target(expected, given):
         pair = unit.pair
         message = f"the directive reads {expected.describe(pair)} but the argument is {given.describe(pair)}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from portkit.commands.scan.messages import diagnostic_location, quoted_types
 from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Unit
-from portkit.commands.scan.widths import differs_only_on_target, width_named
+from portkit.commands.scan.widths import differs_only_on_target
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -33,8 +33,8 @@ def on_format(unit: Unit, diag) -> None:
     (expected, expected_aka), (given, given_aka) = types[:2]
     if not (expected.endswith("*") and given.endswith("*")):
         return
-    wants = width_named(unit.pair, _pointee(expected), expected_aka and _pointee(expected_aka))
-    has = width_named(unit.pair, _pointee(given), given_aka and _pointee(given_aka))
+    wants = unit.width_named(_pointee(expected), expected_aka and _pointee(expected_aka))
+    has = unit.width_named(_pointee(given), given_aka and _pointee(given_aka))
     if wants.kind != "pointer" and differs_only_on_target(wants, has):
         pair = unit.pair
         message = f"the directive stores {wants.describe(pair)} into {has.describe(pair)}"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from portkit.commands.scan.expressions import is_time, narrowing
-from portkit.commands.scan.messages import diagnostic_location, quoted_types
+from portkit.commands.scan.expressions import compound_narrowing, is_time, narrowed_product, narrowing
+from portkit.commands.scan.messages import diagnostic_location
 from portkit.commands.scan.rules.check import Check
-from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.unit import Conversion, Unit
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -29,15 +29,34 @@ RULE = Rule(
 
 def on_diagnostic(unit: Unit, diag) -> None:
     found = narrowing(unit, diag)
-    if found is None or is_time(unit, quoted_types(diag.spelling)[0][0]):
+    if found is None or found[2]:
         return
-    before, after = found
+    before, after, _ = found
+    unit.add(RULE, diagnostic_location(diag), _message(unit, before, after))
+
+
+def on_conversion(unit: Unit, conversion: Conversion) -> None:
+    if narrowed_product(unit, conversion) and not is_time(unit, unit.strip(conversion.value).type.spelling):
+        unit.report(RULE, unit.strip(conversion.value), _message(unit, conversion.before, conversion.after))
+
+
+def on_compound(unit: Unit, node, _parent) -> None:
+    found = compound_narrowing(unit, node)
+    if found is not None and not found[2]:
+        unit.report(RULE, node, _message(unit, found[0], found[1]))
+
+
+def _message(unit: Unit, before, after) -> str:
     pair = unit.pair
-    message = (
+    return (
         f"{before.describe(pair)} narrowed to {after.describe(pair)}: the upper "
         f"{8 * (before.target - after.target)} bits are dropped on {pair.target.label}"
     )
-    unit.add(RULE, diagnostic_location(diag), message)
 
 
-CHECK = Check(RULE, diagnostics={"-Wshorten-64-to-32": on_diagnostic})
+CHECK = Check(
+    RULE,
+    nodes={"COMPOUND_ASSIGNMENT_OPERATOR": on_compound},
+    diagnostics={"-Wshorten-64-to-32": on_diagnostic},
+    conversions=on_conversion,
+)

@@ -26,9 +26,9 @@ RULE = Rule(
 # Function -> (index of the size argument(s), index of the pointer argument, or -1: the result)
 SIZED_CALLS = {
     "malloc": ((0,), -1),
-    "calloc": ((0, 1), -1),
+    "calloc": ((1,), -1),  # calloc(count, size): 4 as the count is no size
     "realloc": ((1,), -1),
-    "reallocarray": ((1, 2), -1),
+    "reallocarray": ((2,), -1),
     "alloca": ((0,), -1),
     "memcpy": ((2,), 0),
     "memmove": ((2,), 0),
@@ -77,6 +77,8 @@ def _element(unit: Unit, pointer, parent) -> Width | None:
     else:
         t = unit.strip(pointer).type
     canonical = t.get_canonical()
+    if canonical.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+        return unit.width(canonical.element_type)  # memset(table, 0, n * 4) of long table[]
     if canonical.kind != ci.TypeKind.POINTER:
         return None
     pointee = t.get_pointee() if t.kind == ci.TypeKind.POINTER else canonical.get_pointee()
@@ -84,9 +86,12 @@ def _element(unit: Unit, pointer, parent) -> Width | None:
 
 
 def _literal_four(unit: Unit, expression):
-    """The literal 4 as a factor of a size expression (4, n * 4, 4 * n, (n + 1) * 4)."""
+    """The literal 4 as a factor of a size expression (4, n * 4, 4 * n, (n + 1) * 4);
+    none where a sizeof is a factor too (4 * sizeof(char *) counts four pointers)."""
     ci = unit.ci
     node = unit.strip(expression)
+    if any(n.kind == ci.CursorKind.CXX_UNARY_EXPR for n in node.walk_preorder()):
+        return None
     if node.kind == ci.CursorKind.INTEGER_LITERAL:
         return node if unit.value(node) == 4 else None
     if node.kind == ci.CursorKind.BINARY_OPERATOR and unit.binary_operator(node) == "*":

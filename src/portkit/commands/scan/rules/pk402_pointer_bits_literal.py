@@ -57,26 +57,47 @@ def on_shift(unit: Unit, node, _parent) -> None:
         unit.report(RULE, literal, _message(unit, children[0]))
 
 
-def on_for(unit: Unit, loop, _parent) -> None:
-    """for (i = 0; i < 32; i++) ... x >> i ..., x a long: the bits of a 32-bit long."""
+def on_bounded(unit: Unit, node, _parent) -> None:
+    """A condition that bounds a shift count by 32, and a shift of a long by it:
+    for (i = 0; i < 32; i++) ... x >> i ...;  n >= 32 ? ~0UL : (1UL << n) - 1."""
     ci = unit.ci
-    bound = counter = None
-    for child in unit.children(loop):
-        if child.kind == ci.CursorKind.BINARY_OPERATOR and unit.binary_operator(child) in COMPARISONS:
-            left, right = (unit.strip(c) for c in unit.children(child))
-            if right.kind == ci.CursorKind.INTEGER_LITERAL and unit.value(right) in (32, 31):
-                bound, counter = right, left.spelling
-            break
-    if bound is None or not counter:
+    found = _bound_32(
+        unit, unit.children(node)[0] if node.kind != ci.CursorKind.FOR_STMT else _for_condition(unit, node)
+    )
+    if found is None:
         return
+    bound, counter = found
     shifts = (ci.CursorKind.BINARY_OPERATOR, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR)
-    for node in loop.walk_preorder():
-        if node.kind not in shifts or unit.binary_operator(node) not in SHIFTS:
+    for inner in node.walk_preorder():
+        if inner.kind not in shifts or unit.binary_operator(inner) not in SHIFTS:
             continue
-        value, amount = unit.children(node)
+        value, amount = unit.children(inner)
         if unit.strip(amount).spelling == counter and _grows(unit, value):
             unit.report(RULE, bound, _message(unit, value))
             return
+
+
+def _for_condition(unit: Unit, loop):
+    """The condition of a for statement: its first comparison child."""
+    for child in unit.children(loop):
+        if child.kind == unit.ci.CursorKind.BINARY_OPERATOR and unit.binary_operator(child) in COMPARISONS:
+            return child
+    return None
+
+
+def _bound_32(unit: Unit, condition):
+    """(the literal, the variable's name) of `v < 32`, `v >= 32`, `32 > v`, ..."""
+    ci = unit.ci
+    if condition is None:
+        return None
+    condition = unit.strip(condition)
+    if condition.kind != ci.CursorKind.BINARY_OPERATOR or unit.binary_operator(condition) not in COMPARISONS:
+        return None
+    sides = [unit.strip(c) for c in unit.children(condition)]
+    for literal, variable in (sides, sides[::-1]):
+        if literal.kind == ci.CursorKind.INTEGER_LITERAL and unit.value(literal) in (31, 32) and variable.spelling:
+            return literal, variable.spelling
+    return None
 
 
 def _message(unit: Unit, operand) -> str:
@@ -87,5 +108,9 @@ def _message(unit: Unit, operand) -> str:
 
 CHECK = Check(
     RULE,
-    nodes={"BINARY_OPERATOR": on_shift, "COMPOUND_ASSIGNMENT_OPERATOR": on_shift, "FOR_STMT": on_for},
+    nodes={
+        "BINARY_OPERATOR": on_shift,
+        "COMPOUND_ASSIGNMENT_OPERATOR": on_shift,
+        **dict.fromkeys(("FOR_STMT", "IF_STMT", "WHILE_STMT", "CONDITIONAL_OPERATOR"), on_bounded),
+    },
 )

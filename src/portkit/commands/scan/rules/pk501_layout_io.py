@@ -49,28 +49,32 @@ def on_call(unit: Unit, call, parent) -> None:
     name = unit.callee_name(call)
     arguments = unit.arguments(call)
     if name in BYTE_CALLS:
-        for index in BYTE_CALLS[name]:
-            if index < len(arguments) and _check(unit, arguments[index], name):
+        buffers = [arguments[i] for i in BYTE_CALLS[name] if i < len(arguments)]
+        records = [_record(unit, unit.strip(b).type) for b in buffers]
+        if len(records) == 2 and records[0] is not None and records[0] == records[1]:
+            return  # memcpy between two objects of one type: no bytes cross a model's boundary
+        for buffer, record in zip(buffers, records, strict=True):
+            if record is not None and _check_record(unit, record, buffer, name):
                 return
     elif name == "mmap" and parent.kind == unit.ci.CursorKind.UNEXPOSED_EXPR:
-        _check_record(unit, parent.type, call, "mmap")  # struct rec *r = mmap(...): the mapping's layout
+        record = _record(unit, parent.type)  # struct rec *r = mmap(...): the mapping's layout
+        if record is not None:
+            _check_record(unit, record, call, "mmap")
 
 
-def _check(unit: Unit, buffer, how: str) -> bool:
-    return _check_record(unit, unit.strip(buffer).type, buffer, how)
-
-
-def _check_record(unit: Unit, pointer, where, how: str) -> bool:
+def _record(unit: Unit, t):
+    """The record a buffer holds: what a pointer points to, or an array's element (of arrays)."""
     ci = unit.ci
-    canonical = pointer.get_canonical()
-    if canonical.kind != ci.TypeKind.POINTER:
-        return False
-    record = canonical.get_pointee()
-    while record.kind == ci.TypeKind.CONSTANTARRAY:
-        record = record.element_type.get_canonical()
-    if record.kind != ci.TypeKind.RECORD:
-        return False
-    change = unit.layout_change(record.get_declaration())
+    t = t.get_canonical()
+    if t.kind == ci.TypeKind.POINTER:
+        t = t.get_pointee().get_canonical()
+    while t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+        t = t.element_type.get_canonical()
+    return t if t.kind == ci.TypeKind.RECORD else None
+
+
+def _check_record(unit: Unit, record, where, how: str) -> bool:
+    change = unit.home.layout_change(record.get_declaration()) if unit.home is not None else None
     if change is None:
         return False
     name, sizes, why = change

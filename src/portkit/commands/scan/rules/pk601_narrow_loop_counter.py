@@ -25,16 +25,13 @@ RULE = Rule(
 COMPARISONS = frozenset({"<", "<=", ">", ">=", "!="})
 
 
-def on_for(unit: Unit, loop, _parent) -> None:
+def on_loop(unit: Unit, loop, _parent) -> None:
     ci = unit.ci
-    for child in unit.children(loop):
-        if child.kind != ci.CursorKind.BINARY_OPERATOR or unit.binary_operator(child) not in COMPARISONS:
-            continue
-        sides = [unit.strip(c) for c in unit.children(child)]
-        if len(sides) != 2:
-            return
+    condition = _condition(unit, loop)
+    for comparison in _comparisons(unit, condition) if condition is not None else ():
+        sides = [unit.strip(c) for c in unit.children(comparison)]
         for counter, bound in (sides, sides[::-1]):
-            if counter.kind != ci.CursorKind.DECL_REF_EXPR:
+            if counter.kind != ci.CursorKind.DECL_REF_EXPR or not _counts(unit, loop, counter.spelling):
                 continue
             narrow, wide = unit.width_of(counter), unit.width_of(bound)
             if not (narrow.integer and wide.integer and narrow.known and wide.known):
@@ -48,7 +45,53 @@ def on_for(unit: Unit, loop, _parent) -> None:
                 )
                 unit.report(RULE, counter, message)
                 return
-        return  # the loop's condition is the first comparison among its children
 
 
-CHECK = Check(RULE, nodes={"FOR_STMT": on_for})
+def _counts(unit: Unit, loop, name: str) -> bool:
+    """The variable steps through the loop: ++, --, += or -= on it somewhere in it."""
+    ci = unit.ci
+    for node in loop.walk_preorder():
+        if (node.kind == ci.CursorKind.UNARY_OPERATOR and unit.unary_operator(node) in ("++", "--")) or (
+            node.kind == ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR and unit.binary_operator(node) in ("+=", "-=")
+        ):
+            pass
+        else:
+            continue
+        operand = unit.strip(unit.children(node)[0])
+        if operand.kind == ci.CursorKind.DECL_REF_EXPR and operand.spelling == name:
+            return True
+    return False
+
+
+def _condition(unit: Unit, loop):
+    """for: the first expression child that is a comparison or && / || of them; while: its first child; do: its last."""
+    ci = unit.ci
+    children = unit.children(loop)
+    if not children:
+        return None
+    if loop.kind == ci.CursorKind.WHILE_STMT:
+        return children[0]
+    if loop.kind == ci.CursorKind.DO_STMT:
+        return children[-1]
+    for child in children:
+        if unit.strip(child).kind == ci.CursorKind.BINARY_OPERATOR and unit.binary_operator(unit.strip(child)) in (
+            *COMPARISONS,
+            "&&",
+            "||",
+        ):
+            return child
+    return None
+
+
+def _comparisons(unit: Unit, condition) -> list:
+    """The comparisons of a condition, through && and ||."""
+    node = unit.strip(condition)
+    if node.kind != unit.ci.CursorKind.BINARY_OPERATOR:
+        return []
+    operator = unit.binary_operator(node)
+    if operator in ("&&", "||"):
+        return [c for child in unit.children(node) for c in _comparisons(unit, child)]
+    return [node] if operator in COMPARISONS else []
+
+
+CHECK = Check(RULE, nodes=dict.fromkeys(("FOR_STMT", "WHILE_STMT", "DO_STMT"), on_loop))

@@ -25,6 +25,8 @@ RULE = Rule(
 )
 
 OPERATORS = frozenset({"*", "<<", "+"})
+# One variable times this much (sectors, pages, blocks) reaches 2^31 with a count of a few million.
+LARGE_SCALE = 256
 
 
 def on_conversion(unit: Unit, conversion: Conversion) -> None:
@@ -39,8 +41,10 @@ def on_conversion(unit: Unit, conversion: Conversion) -> None:
     node = unit.strip(conversion.value)
     if node.kind != unit.ci.CursorKind.BINARY_OPERATOR or unit.binary_operator(node) not in OPERATORS:
         return
-    if unit.value(node) is not None or len(_runtime_ints(unit, node)) < 2:
-        return  # a constant, or one variable scaled by constants: too small a product to reach 2^31 in practice
+    if unit.value(node) is not None:
+        return
+    if len(_runtime_ints(unit, node)) < 2 and _scale(unit, node) < LARGE_SCALE:
+        return  # one variable scaled by a small constant: far from 2^31 in practice
     if not _has_product(unit, node):
         return  # a sum of int values gets near 2^31 only with a product inside
     pair = unit.pair
@@ -49,6 +53,23 @@ def on_conversion(unit: Unit, conversion: Conversion) -> None:
         f"2^31 and 2^32 was whole at home but comes out negative, sign-extended, on {pair.target.label}"
     )
     unit.report(RULE, node, message)
+
+
+def _scale(unit: Unit, node) -> int:
+    """The product of the constant factors of a tree of * and << (1 << 9 counts as 512)."""
+    node = unit.strip(node)
+    value = unit.value(node)
+    if value is not None:
+        return abs(value)
+    if node.kind != unit.ci.CursorKind.BINARY_OPERATOR:
+        return 1
+    operator, operands = unit.binary_operator(node), unit.children(node)
+    if operator == "*":
+        return _scale(unit, operands[0]) * _scale(unit, operands[1])
+    if operator == "<<":
+        shift = unit.value(operands[1])
+        return _scale(unit, operands[0]) << shift if shift is not None and 0 <= shift < 63 else 1
+    return max(_scale(unit, o) for o in operands)
 
 
 def _has_product(unit: Unit, node) -> bool:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from portkit.commands.scan.expressions import is_implicit_call
-from portkit.commands.scan.messages import diagnostic_location, quoted_types
 from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Conversion, Unit
-from portkit.commands.scan.widths import width_named
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -44,22 +42,29 @@ def on_conversion(unit: Unit, conversion: Conversion) -> None:
     unit.report(RULE, call, message)
 
 
-def on_diagnostic(unit: Unit, diag) -> None:
-    """A C library function clang knows the type of: it says what the result really is."""
-    if "library function" not in diag.spelling:
+def on_call(unit: Unit, call, _parent) -> None:
+    """A C library function clang knows the real type of (strtok, malloc):
+    each call through its implicit declaration, whatever becomes of the result."""
+    if not is_implicit_call(unit, call):
         return
-    types = quoted_types(diag.spelling)
-    if len(types) < 2:
-        return
-    name, signature = types[0][0], types[1][0]
-    result = width_named(unit.pair, signature.split("(", 1)[0].strip())
+    result = unit.width(call.referenced.result_type)
     if result.kind == "pointer" or (result.integer and result.grows):
         pair = unit.pair
         message = (
-            f"'{name}' is called without its header: an implicit declaration returns int, but it returns "
-            f"{result.describe(pair)}, whose upper bits a compiler that follows C89 drops on {pair.target.label}"
+            f"'{call.spelling}' is called without its header: C89 takes its result for an int, but it returns "
+            f"{result.describe(pair)}, whose upper bits are lost on {pair.target.label}"
         )
-        unit.add(RULE, diagnostic_location(diag), message)
+        unit.report(RULE, call, message)
 
 
-CHECK = Check(RULE, diagnostics={"-Wimplicit-function-declaration": on_diagnostic}, conversions=on_conversion)
+def on_diagnostic(unit: Unit, diag) -> None:
+    """clang's error for the implicit declaration itself: this rule's to explain,
+    which on_call and on_conversion do at each call (clang says it once)."""
+
+
+CHECK = Check(
+    RULE,
+    nodes={"CALL_EXPR": on_call},
+    diagnostics={"-Wimplicit-function-declaration": on_diagnostic},
+    conversions=on_conversion,
+)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from portkit.commands.scan.expressions import CASTS, is_va_arg
 from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Conversion, Unit
-from portkit.commands.scan.widths import narrower_than_pointer
+from portkit.commands.scan.variadic import variadic_use
+from portkit.commands.scan.widths import differs_only_on_target, narrower_than_pointer
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -54,4 +55,16 @@ def _message(unit: Unit, before, after) -> str:
     )
 
 
-CHECK = Check(RULE, nodes=dict.fromkeys(CASTS, on_cast), conversions=on_conversion)
+def against_callers(unit: Unit) -> None:
+    """va_arg(ap, int) where this file's own calls pass a long or a pointer at that position."""
+    reported = set()
+    for read, argument in variadic_use(unit).passed:
+        passed = unit.expression_width(argument)
+        if id(read) in reported or not read.width.integer or not (passed.integer or passed.kind == "pointer"):
+            continue
+        if differs_only_on_target(read.width, passed) and passed.target > read.width.target:
+            reported.add(id(read))
+            unit.report(RULE, read.cursor, _message(unit, read.width, passed))
+
+
+CHECK = Check(RULE, nodes=dict.fromkeys(CASTS, on_cast), conversions=on_conversion, whole=against_callers)

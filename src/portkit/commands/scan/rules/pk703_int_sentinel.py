@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.variadic import variadic_use
 from portkit.commands.scan.widths import Width, narrower_than_pointer
 from portkit.findings.model import Rule, Severity
 
@@ -55,4 +56,17 @@ def _declares_sentinel(unit: Unit, function) -> bool:
     return any("sentinel" in token.spelling for token in function.get_tokens())
 
 
-CHECK = Check(RULE, nodes={"CALL_EXPR": on_call})
+def against_readers(unit: Unit) -> None:
+    """A 0 passed where this file's own variadic function reads a pointer (its list's end)."""
+    pair = unit.pair
+    for read, argument in variadic_use(unit).passed:
+        value = unit.width_of(unit.strip(argument))
+        if read.width.kind == "pointer" and narrower_than_pointer(value, read.width) and unit.value(argument) == 0:
+            message = (
+                f"0 passes {value.describe(pair)} where va_arg reads {read.width.describe(pair)}: "
+                f"{read.width.target} bytes are read on {pair.target.label}"
+            )
+            unit.report(RULE, argument, message)
+
+
+CHECK = Check(RULE, nodes={"CALL_EXPR": on_call}, whole=against_readers)

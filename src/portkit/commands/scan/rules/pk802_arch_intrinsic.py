@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 
+from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Unit
-from portkit.findings.model import Rule, Severity
+from portkit.cparse.libclang import inclusions
+from portkit.findings.model import Location, Rule, Severity
 
 RULE = Rule(
     id="PK802",
@@ -27,7 +29,7 @@ RULE = Rule(
 )
 
 HEADERS = ("arm_neon.h", "arm_acle.h", "arm_sve.h", "arm_fp16.h", "arm_bf16.h", "arm_mve.h")
-PREFIXES = ("__builtin_arm_", "__builtin_aarch64_", "__builtin_neon_", "__builtin_ia32_", "__builtin_mips_")
+PREFIXES = ("__builtin_arm_", "__builtin_aarch64_", "__builtin_neon_", "__builtin_ia32_", "__builtin_mips_", "__arm_")
 
 
 def on_call(unit: Unit, call, _parent) -> None:
@@ -37,11 +39,32 @@ def on_call(unit: Unit, call, _parent) -> None:
     name = callee.spelling
     header = callee.location.file.name if callee.location.file else ""
     base = os.path.basename(header)
-    if name.startswith(PREFIXES) or base in HEADERS or base.endswith("intrin.h"):
-        where = f"from {base}" if base else "a target builtin"
-        unit.report(
-            RULE, call, f"'{name}' ({where}) is specific to one architecture: check it on {unit.pair.target.abi.name}"
-        )
+    builtin = name.startswith(PREFIXES)
+    if name.startswith("__builtin_") and not builtin:
+        return  # __builtin_clz, __builtin_bswap32: every target has them (clang declares them where first used)
+    if not (builtin or base in HEADERS or base.endswith("intrin.h")):
+        return
+    lines = unit.notes.setdefault("PK802 lines", set())
+    line = (call.location.file.name if call.location.file else "", call.location.line)
+    if line in lines:
+        return  # one finding a line: an intrinsic macro expands into builtins on the same line
+    lines.add(line)
+    where = "a target builtin" if builtin else f"from <{base}>"
+    unit.report(
+        RULE, call, f"'{name}' ({where}) is specific to one architecture: check it on {unit.pair.target.abi.name}"
+    )
 
 
-CHECK = Check(RULE, nodes={"CALL_EXPR": on_call})
+def on_includes(unit: Unit) -> None:
+    """#include <arm_neon.h> in the project's own files."""
+    target = unit.pair.target.abi.name
+    for inclusion in inclusions(unit.ci, unit.tu):
+        header = os.path.basename(inclusion.header)
+        if inclusion.system or not (header in HEADERS or header.endswith("intrin.h")):
+            continue
+        message = f"<{header}> declares one architecture's intrinsics: check what uses it on {target}"
+        line, column = inclusion.line, inclusion.column
+        unit.add(RULE, Location(shown_path(inclusion.file), line, column, line, column), message)
+
+
+CHECK = Check(RULE, nodes={"CALL_EXPR": on_call}, whole=on_includes, at_home=True)

@@ -1,0 +1,62 @@
+"""The same translation unit as the source ABI sees it (the code's home),
+parsed only when a rule asks: for record layouts (layout's engine compares
+them) and for code that the target's preprocessor drops (`#if
+defined(__arm__)` blocks, where 32-bit assembly and intrinsics live)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from portkit.commands.scan.models import ModelPair
+from portkit.cparse.layout.compare import differs, reasons
+from portkit.cparse.layout.records import describe
+
+RECORD_KINDS = ("STRUCT_DECL", "UNION_DECL", "CLASS_DECL")
+
+
+@dataclass
+class Home:
+    ci: object
+    pair: ModelPair
+    parse: Callable[[], object | None]  # the unit parsed for the source ABI, or None if it does not parse
+    _tu: list = field(default_factory=list)
+    _layouts: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
+
+    def tu(self):
+        if not self._tu:
+            self._tu.append(self.parse())
+        return self._tu[0]
+
+    def layout_change(self, declaration) -> tuple[str, str, str] | None:
+        """For a record declaration of the target parse: (its name, "16 / 32
+        bytes", why) when its layout differs between the models, else None."""
+        name = declaration.type.spelling
+        if name not in self._layouts:
+            self._layouts[name] = self._compare(declaration, name)
+        return self._layouts[name]
+
+    def _compare(self, declaration, name: str) -> tuple[str, str, str] | None:
+        tu = self.tu()
+        at_home = _find_record(self.ci, tu, name) if tu is not None else None
+        if at_home is None:
+            return None
+        source, target = self.pair.source, self.pair.target
+        before = describe(self.ci, at_home, source.builtins["POINTER"], "msvc" not in source.abi.triple)
+        after = describe(self.ci, declaration, target.builtins["POINTER"], "msvc" not in target.abi.triple)
+        if before.size is None or after.size is None or not differs([before, after]):
+            return None
+        why = reasons([before, after], [source.abi.name, target.abi.name])
+        return name, f"{before.size} / {after.size} bytes", "; ".join(why[:3]) or "field offsets move"
+
+
+def _find_record(ci, tu, name: str):
+    """The definition of the record named `name` among a translation unit's declarations."""
+    for cursor in tu.cursor.get_children():
+        if cursor.kind.name in RECORD_KINDS and cursor.is_definition() and cursor.type.spelling == name:
+            return cursor
+        if cursor.kind == ci.CursorKind.TYPEDEF_DECL:
+            inner = cursor.underlying_typedef_type.get_canonical().get_declaration()
+            if inner.kind.name in RECORD_KINDS and inner.is_definition() and inner.type.spelling == name:
+                return inner
+    return None

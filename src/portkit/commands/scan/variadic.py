@@ -1,0 +1,81 @@
+"""The file's own variadic functions against their callers: what each va_arg
+reads, and what the calls in the same file pass at that position. PK702 and
+PK703 both ask; it is worked out once per unit, and only when the file
+defines a variadic function at all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from portkit.commands.scan.expressions import is_va_arg
+from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.widths import Width
+
+LOOPS = ("FOR_STMT", "WHILE_STMT", "DO_STMT")
+
+
+@dataclass(frozen=True)
+class Read:
+    """One va_arg(ap, T) in a variadic function's body."""
+
+    cursor: object
+    width: Width
+    in_loop: bool  # it reads every argument from its position on
+
+
+@dataclass
+class Variadic:
+    reads: dict[str, list[Read]] = field(default_factory=dict)  # function -> its va_arg reads, in order
+    passed: list[tuple[Read, object]] = field(default_factory=list)  # (the read, an argument it receives)
+
+
+def variadic_use(unit: Unit) -> Variadic:
+    if "variadic" not in unit.notes:
+        unit.notes["variadic"] = _analyse(unit)
+    return unit.notes["variadic"]
+
+
+def _analyse(unit: Unit) -> Variadic:
+    ci = unit.ci
+    functions = {
+        top.spelling: top
+        for top in unit.tops
+        if top.kind == ci.CursorKind.FUNCTION_DECL
+        and top.is_definition()
+        and top.type.kind == ci.TypeKind.FUNCTIONPROTO
+        and top.type.is_function_variadic()
+    }
+    result = Variadic()
+    if not functions:
+        return result
+    for name, function in functions.items():
+        result.reads[name] = list(_reads(unit, function, in_loop=False))
+    for top in unit.tops:
+        for node in top.walk_preorder():
+            if node.kind != ci.CursorKind.CALL_EXPR or node.spelling not in functions:
+                continue
+            fixed = sum(1 for c in functions[node.spelling].get_children() if c.kind == ci.CursorKind.PARM_DECL)
+            reads = result.reads[node.spelling]
+            for position, argument in enumerate(unit.arguments(node)[fixed:]):
+                read = _read_at(reads, position)
+                if read is not None:
+                    result.passed.append((read, argument))
+    return result
+
+
+def _reads(unit: Unit, node, in_loop: bool):
+    for child in unit.children(node):
+        if is_va_arg(unit, child):
+            yield Read(child, unit.width_of(child), in_loop)
+        yield from _reads(unit, child, in_loop or child.kind.name in LOOPS)
+
+
+def _read_at(reads: list[Read], position: int) -> Read | None:
+    """The va_arg that takes the argument at a position: the position-th read,
+    or a read in a loop, which takes every argument from its place on."""
+    for index, read in enumerate(reads):
+        if read.in_loop and index <= position:
+            return read
+        if index == position:
+            return read
+    return None
