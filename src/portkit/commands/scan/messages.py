@@ -42,7 +42,9 @@ def diagnostic_location(diag) -> Location:
 
 
 def shown_path(path: str) -> str:
-    """A path below the working directory as a relative one, others as they are."""
+    """A path as the user will recognise it: below the working directory as a
+    relative one, others absolute; `src/../include/seed.h` as `include/seed.h`."""
+    path = os.path.normpath(path)
     if not os.path.isabs(path):
         return path
     relative = os.path.relpath(path)
