@@ -207,3 +207,34 @@ def test_bad_options_are_one_line(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "a.c").write_text("int x;\n")
     proc = scan(tmp_path / "a.c", *args)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_progress_on_a_terminal_and_none_when_piped(tmp_path: Path) -> None:
+    """Files done / total and the current file on a terminal's stderr; nothing extra on a pipe."""
+    import os
+    import pty
+
+    for name in ("a.c", "b.c"):
+        (tmp_path / name).write_text("int x;\n")
+    leader, follower = pty.openpty()
+    proc = subprocess.run(
+        [sys.executable, "-m", "portkit", "scan", str(tmp_path), "-o", str(tmp_path / "out.txt")],
+        stderr=follower,
+        stdout=subprocess.DEVNULL,
+        timeout=300,
+    )
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal's other side is closed: all is read
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert proc.returncode == 0
+    assert b"scan: 2/2 files" in seen
+    piped = scan(tmp_path)
+    assert piped.stderr == ""
