@@ -29,24 +29,20 @@ def cindex():
 def _declare_missing(ci) -> None:
     """Calls the Python bindings of libclang 18 do not wrap: declared here, as
     ctypes would otherwise truncate a pointer result to an int."""
-    lib = ci.conf.lib
-    lib.clang_isVirtualBase.argtypes = [ci.Cursor]
-    lib.clang_isVirtualBase.restype = ctypes.c_uint
-    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
-    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
-    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getKind.restype = ctypes.c_int
-    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
-    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
-    lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
-    lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
-    lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
-    lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
-    lib.clang_getBinaryOperatorKindSpelling.argtypes = [ctypes.c_int]
-    lib.clang_getBinaryOperatorKindSpelling.restype = ci._CXString
-    lib.clang_getUnaryOperatorKindSpelling.argtypes = [ctypes.c_int]
-    lib.clang_getUnaryOperatorKindSpelling.restype = ci._CXString
+    signatures = {
+        "clang_isVirtualBase": ([ci.Cursor], ctypes.c_uint),
+        "clang_Cursor_Evaluate": ([ci.Cursor], ctypes.c_void_p),
+        "clang_EvalResult_getKind": ([ctypes.c_void_p], ctypes.c_int),
+        "clang_EvalResult_getAsLongLong": ([ctypes.c_void_p], ctypes.c_longlong),
+        "clang_EvalResult_dispose": ([ctypes.c_void_p], None),
+        "clang_getCursorBinaryOperatorKind": ([ci.Cursor], ctypes.c_int),
+        "clang_getCursorUnaryOperatorKind": ([ci.Cursor], ctypes.c_int),
+        "clang_getBinaryOperatorKindSpelling": ([ctypes.c_int], ci._CXString),
+        "clang_getUnaryOperatorKindSpelling": ([ctypes.c_int], ci._CXString),
+    }
+    for name, (arguments, result) in signatures.items():
+        function = getattr(ci.conf.lib, name)
+        function.argtypes, function.restype = arguments, result
 
 
 EVAL_INT = 1  # CXEval_Int

@@ -14,12 +14,11 @@ from portkit.commands.layout.document import SCHEMA, abi_json, build_document
 from portkit.commands.layout.render import render
 from portkit.commands.layout.types import render_types, type_table
 from portkit.core.abis import DEFAULT_ABIS, known_names, parse_abi
-from portkit.core.command import add_command, seconds, whole
+from portkit.core.command import add_command
 from portkit.core.errors import BadInput, Exit
 from portkit.core.output import emit
-from portkit.core.workers import default_jobs
 from portkit.cparse.compdb import CompileDatabase
-from portkit.cparse.parse import DEFAULT_TIMEOUT
+from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
 
 SUMMARY = "struct and union layouts across data models (ILP32, LP64, LLP64), exact to the byte"
 EXAMPLES = (
@@ -42,41 +41,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--all", action="store_true", help="every record, not only those that differ")
     parser.add_argument("--types", action="store_true", help="the data-type table (sizes/alignments) for the ABIs")
     parser.add_argument("--fail-on-change", action="store_true", help="exit 1 if any record differs between ABIs")
-    parser.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR", help="include directory")
-    parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]", help="define")
-    parser.add_argument("--sysroot", type=Path, metavar="DIR", help="a target root with usr/include")
-    parser.add_argument(
-        "-p",
-        "--compile-commands",
-        type=Path,
-        metavar="PATH",
-        help="a build directory with compile_commands.json, or the file: each input's own flags",
-    )
-    parser.add_argument(
-        "-j", "--jobs", type=whole(1, 1024), metavar="N", help="parse N files at once (default: every core)"
-    )
-    parser.add_argument(
-        "--parse-timeout",
-        type=seconds(24 * 3600, zero=True),
-        metavar="S",
-        help=f"give up on one file for one ABI after S seconds (default {DEFAULT_TIMEOUT:g}; 0: never)",
-    )
+    add_source_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     abis = [parse_abi(s) for s in (args.abi or DEFAULT_ABIS)]
     if len({a.name for a in abis}) != len(abis):
         raise BadInput("--abi: the same ABI twice")
-    if args.sysroot is not None and not args.sysroot.is_dir():
-        raise BadInput(f"--sysroot {args.sysroot}: not a directory")
+    check_sysroot(args)
     if args.types:
         document = {"schema": SCHEMA, "abis": [abi_json(a) for a in abis], "types": type_table(abis, args)}
         emit(args.format, document, render_types, args.output)
         return Exit.OK
     if not args.inputs:
         raise BadInput("layout: name at least one header or source file (or --types)")
-    timeout = DEFAULT_TIMEOUT if args.parse_timeout is None else args.parse_timeout or None
-    analysis = analyse(args.inputs, abis, flags_for(args), args.sysroot, args.jobs or default_jobs(), timeout)
+    analysis = analyse(args.inputs, abis, flags_for(args), args.sysroot, jobs(args), parse_timeout(args))
     document = build_document(abis, analysis, show_all=args.all or len(abis) < 2)
     unread = analysis.failed + analysis.problems
     if not any(analysis.per_abi.values()) and unread:
@@ -94,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
 def flags_for(args: argparse.Namespace) -> Callable[[Path], list[str]]:
     """Each input's flags: -I/-D given here, then its own from -p."""
-    given = [f"-I{d}" for d in args.includes] + [f"-D{d}" for d in args.defines]
+    given = given_flags(args)
     if args.compile_commands is None:
         return lambda _: given
     database = CompileDatabase(args.compile_commands)

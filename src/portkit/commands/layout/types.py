@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from portkit.core.abis import Abi
 from portkit.core.output import styled
 from portkit.cparse.libclang import cindex
+from portkit.cparse.options import given_flags
 from portkit.cparse.parse import parse
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def type_table(abis: list[Abi], args: argparse.Namespace) -> list[dict]:
     text = "\n".join(src) + "\n"
     rows = {t: {"type": t} for t in TYPES}
     for abi in abis:
-        flags = [f"-I{d}" for d in args.includes] + [f"-D{d}" for d in args.defines]
+        flags = given_flags(args)
         tu, _errors = parse("portkit-types.c", abi, flags, args.sysroot, text)
         got: dict[int, tuple[int, int]] = {}
         if tu is not None:

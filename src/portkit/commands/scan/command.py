@@ -19,11 +19,12 @@ from portkit.commands.scan.engine import ScanJob, Scanned, scan_unit
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_model, resolve_abi
 from portkit.commands.scan.rules import RULES
-from portkit.core.command import add_command, seconds, whole
+from portkit.core.command import add_command
 from portkit.core.errors import BadInput, Exit
 from portkit.core.output import emit
-from portkit.core.workers import Failed, default_jobs
-from portkit.cparse.parse import DEFAULT_TIMEOUT, parse_in_workers
+from portkit.core.workers import Failed
+from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
+from portkit.cparse.parse import parse_in_workers
 from portkit.cparse.source import read_source
 from portkit.findings.model import Finding, Rule
 from portkit.findings.report import add_findings_options, check_findings_options, finish
@@ -48,13 +49,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         subparsers, "scan", SUMMARY, __doc__, EXAMPLES, run, runs_on="host", formats=("text", "json", "sarif")
     )
     parser.add_argument("inputs", nargs="*", type=Path, metavar="FILE_OR_DIR")
-    parser.add_argument(
-        "-p",
-        "--compile-commands",
-        type=Path,
-        metavar="PATH",
-        help="a build directory with compile_commands.json, or the file: its files and their flags",
-    )
     models = ", ".join(f"{m} ({a})" for m, a in MODEL_ABIS.items())
     parser.add_argument(
         "--from",
@@ -64,18 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"where the code works today: {models}, or an ABI `portkit layout` knows (default ILP32)",
     )
     parser.add_argument("--to", dest="to_model", default="LP64", metavar="MODEL", help="where it moves (default LP64)")
-    parser.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR", help="include directory")
-    parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]", help="define")
-    parser.add_argument("--sysroot", type=Path, metavar="DIR", help="a target root with usr/include")
-    parser.add_argument(
-        "-j", "--jobs", type=whole(1, 1024), metavar="N", help="parse N files at once (default: every core)"
-    )
-    parser.add_argument(
-        "--parse-timeout",
-        type=seconds(24 * 3600, zero=True),
-        metavar="S",
-        help=f"give up on one file after S seconds (default {DEFAULT_TIMEOUT:g}; 0: never)",
-    )
+    add_source_options(parser)
     parser.add_argument("--list-rules", action="store_true", help="the rules: id, severity, name, what they find")
     add_findings_options(parser)
 
@@ -87,21 +70,18 @@ def run(args: argparse.Namespace) -> int:
     source, target = resolve_abi(args.from_model, "--from"), resolve_abi(args.to_model, "--to")
     if source.name == target.name and source.flags == target.flags:
         raise BadInput(f"--from and --to are the same ABI ({source.name}): nothing can change between them")
-    if args.sysroot is not None and not args.sysroot.is_dir():
-        raise BadInput(f"--sysroot {args.sysroot}: not a directory")
+    check_sysroot(args)
     problems: list[str] = []
-    given = [f"-I{d}" for d in args.includes] + [f"-D{d}" for d in args.defines]
-    found = units(args.inputs, args.compile_commands, given, problems)
+    found = units(args.inputs, args.compile_commands, given_flags(args), problems)
     require_some(found, problems)
     pair = ModelPair(probe_model(source, args.sysroot), probe_model(target, args.sysroot))
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
-    jobs = _jobs(found, pair, active, args.sysroot, problems)
-    timeout = DEFAULT_TIMEOUT if args.parse_timeout is None else args.parse_timeout or None
-    progress = Progress(len(jobs), [str(j.path) for j in jobs]) if sys.stderr.isatty() else None
-    outcomes = parse_in_workers(scan_unit, jobs, args.jobs or default_jobs(), timeout, progress)
+    work = _jobs(found, pair, active, args.sysroot, problems)
+    progress = Progress(len(work), [str(j.path) for j in work]) if sys.stderr.isatty() else None
+    outcomes = parse_in_workers(scan_unit, work, jobs(args), parse_timeout(args), progress)
     if progress is not None:
         progress.clear()
-    findings, scanned = _gather(jobs, outcomes, problems)
+    findings, scanned = _gather(work, outcomes, problems)
     for line in problems:
         print(f"portkit: warning: {line}", file=sys.stderr)
     if scanned == 0:
@@ -127,25 +107,25 @@ def header(document: dict) -> list[str]:
 def _jobs(
     found: Sequence[TranslationUnit], pair: ModelPair, rules: frozenset[str], sysroot: Path | None, problems: list[str]
 ) -> list[ScanJob]:
-    jobs = []
+    work = []
     for unit in found:
         try:
             text = read_source(unit.path)
         except BadInput as err:
             problems.append(str(err))
             continue
-        jobs.append(ScanJob(unit.path, text, unit.flags, pair, sysroot, rules))
-    return jobs
+        work.append(ScanJob(unit.path, text, unit.flags, pair, sysroot, rules))
+    return work
 
 
 def _gather(
-    jobs: Sequence[ScanJob], outcomes: Sequence[Scanned | Failed], problems: list[str]
+    work: Sequence[ScanJob], outcomes: Sequence[Scanned | Failed], problems: list[str]
 ) -> tuple[list[Finding], int]:
     """Findings of every unit, those in a shared header once; the units that
     could not be scanned and clang's errors as problems."""
     seen: dict[tuple, Finding] = {}
     scanned = 0
-    for job, outcome in zip(jobs, outcomes, strict=True):
+    for job, outcome in zip(work, outcomes, strict=True):
         if isinstance(outcome, Failed):
             problems.append(f"{job.path}: the parser {outcome.reason}")
             continue

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from portkit.commands.scan.check import Check
 from portkit.commands.scan.home import Home
 from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.rules import CHECKS
-from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
 from portkit.cparse.libclang import cindex

@@ -4,7 +4,8 @@ Rules share these; no rule file imports another."""
 
 from __future__ import annotations
 
-from portkit.commands.scan.messages import quoted_types
+from portkit.commands.scan.check import Check
+from portkit.commands.scan.messages import diagnostic_location, quoted_types
 from portkit.commands.scan.unit import Unit
 from portkit.commands.scan.widths import Width, loses_bits_only_on_target
 
@@ -124,3 +125,31 @@ def compound_narrowing(unit: Unit, node) -> tuple[Width, Width, bool] | None:
     if unit.value(children[1]) is not None:
         return None  # a constant that fits, or the compiler says it does not
     return value, into, is_time(unit, unit.strip(children[1]).type.spelling)
+
+
+def narrowing_check(rule, time: bool, message) -> Check:
+    """The Check of PK301 (time=False) and PK302 (time=True): clang's
+    narrowing diagnostics, products it lets through, compound assignments;
+    each kept when the value is (or is not) a time_t. message(unit, before,
+    after) words the finding."""
+
+    def on_diagnostic(unit: Unit, diag) -> None:
+        found = narrowing(unit, diag)
+        if found is not None and found[2] == time:
+            unit.add(rule, diagnostic_location(diag), message(unit, found[0], found[1]))
+
+    def on_conversion(unit: Unit, conversion) -> None:
+        if narrowed_product(unit, conversion) and is_time(unit, unit.strip(conversion.value).type.spelling) == time:
+            unit.report(rule, unit.strip(conversion.value), message(unit, conversion.before, conversion.after))
+
+    def on_compound(unit: Unit, node, _parent) -> None:
+        found = compound_narrowing(unit, node)
+        if found is not None and found[2] == time:
+            unit.report(rule, node, message(unit, found[0], found[1]))
+
+    return Check(
+        rule,
+        nodes={"COMPOUND_ASSIGNMENT_OPERATOR": on_compound},
+        diagnostics={"-Wshorten-64-to-32": on_diagnostic},
+        conversions=on_conversion,
+    )

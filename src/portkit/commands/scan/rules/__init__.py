@@ -1,56 +1,19 @@
 """The scan rules, one file each (docs/rules.md is generated from them).
 
-A rule file holds its Rule (id, severity, what, why, a wrong and a right
-example, the fix) and the checks the engine hands nodes or clang diagnostics
-to; this list is the one place that knows them all, in id order."""
+A rule file is named after its id (`pk101_pointer_to_int.py`) and holds its
+Rule (id, severity, what, why, a wrong and a right example, the fix) and the
+Check the engine calls. The folder is the list: adding a rule is adding a file."""
 
 from __future__ import annotations
 
-from portkit.commands.scan.rules import (
-    pk101_pointer_to_int,
-    pk102_int_to_pointer,
-    pk201_printf_format,
-    pk202_scanf_format,
-    pk301_implicit_narrowing,
-    pk302_time_truncation,
-    pk401_pointer_size_literal,
-    pk402_pointer_bits_literal,
-    pk403_mask_32_on_64,
-    pk404_narrow_constant_widened,
-    pk501_layout_io,
-    pk502_union_overlay,
-    pk601_narrow_loop_counter,
-    pk602_overflow_before_widening,
-    pk701_implicit_declaration,
-    pk702_va_arg_narrow,
-    pk703_int_sentinel,
-    pk801_inline_asm,
-    pk802_arch_intrinsic,
-)
-from portkit.commands.scan.rules.check import Check
+import pkgutil
+from importlib import import_module
+
+from portkit.commands.scan.check import Check
 
 CHECKS: tuple[Check, ...] = tuple(
-    module.CHECK
-    for module in (
-        pk101_pointer_to_int,
-        pk102_int_to_pointer,
-        pk201_printf_format,
-        pk202_scanf_format,
-        pk301_implicit_narrowing,
-        pk302_time_truncation,
-        pk401_pointer_size_literal,
-        pk402_pointer_bits_literal,
-        pk403_mask_32_on_64,
-        pk404_narrow_constant_widened,
-        pk501_layout_io,
-        pk502_union_overlay,
-        pk601_narrow_loop_counter,
-        pk602_overflow_before_widening,
-        pk701_implicit_declaration,
-        pk702_va_arg_narrow,
-        pk703_int_sentinel,
-        pk801_inline_asm,
-        pk802_arch_intrinsic,
-    )
+    import_module(f"{__name__}.{module.name}").CHECK
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)
+    if module.name.startswith("pk")
 )
 RULES = tuple(check.rule for check in CHECKS)

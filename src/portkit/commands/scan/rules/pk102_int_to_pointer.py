@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from portkit.commands.scan.check import Check
 from portkit.commands.scan.expressions import CASTS, is_implicit_call, is_va_arg
-from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import Width, narrower_than_pointer
 from portkit.findings.model import Rule, Severity

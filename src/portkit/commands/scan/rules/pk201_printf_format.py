@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from portkit.commands.scan.check import Check
 from portkit.commands.scan.expressions import is_implicit_call
 from portkit.commands.scan.messages import diagnostic_location, quoted_types
-from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Unit
 from portkit.commands.scan.widths import differs_only_on_target
 from portkit.findings.model import Rule, Severity

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from portkit.commands.scan.expressions import compound_narrowing, is_time, narrowed_product, narrowing
-from portkit.commands.scan.messages import diagnostic_location
-from portkit.commands.scan.rules.check import Check
-from portkit.commands.scan.unit import Conversion, Unit
+from portkit.commands.scan.expressions import narrowing_check
+from portkit.commands.scan.unit import Unit
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -27,25 +25,6 @@ RULE = Rule(
 )
 
 
-def on_diagnostic(unit: Unit, diag) -> None:
-    found = narrowing(unit, diag)
-    if found is None or found[2]:
-        return
-    before, after, _ = found
-    unit.add(RULE, diagnostic_location(diag), _message(unit, before, after))
-
-
-def on_conversion(unit: Unit, conversion: Conversion) -> None:
-    if narrowed_product(unit, conversion) and not is_time(unit, unit.strip(conversion.value).type.spelling):
-        unit.report(RULE, unit.strip(conversion.value), _message(unit, conversion.before, conversion.after))
-
-
-def on_compound(unit: Unit, node, _parent) -> None:
-    found = compound_narrowing(unit, node)
-    if found is not None and not found[2]:
-        unit.report(RULE, node, _message(unit, found[0], found[1]))
-
-
 def _message(unit: Unit, before, after) -> str:
     pair = unit.pair
     return (
@@ -54,9 +33,4 @@ def _message(unit: Unit, before, after) -> str:
     )
 
 
-CHECK = Check(
-    RULE,
-    nodes={"COMPOUND_ASSIGNMENT_OPERATOR": on_compound},
-    diagnostics={"-Wshorten-64-to-32": on_diagnostic},
-    conversions=on_conversion,
-)
+CHECK = narrowing_check(RULE, time=False, message=_message)

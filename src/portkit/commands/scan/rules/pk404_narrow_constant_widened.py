@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from portkit.commands.scan.rules.check import Check
+from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.findings.model import Rule, Severity
 

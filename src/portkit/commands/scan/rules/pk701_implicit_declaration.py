@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from portkit.commands.scan.check import Check
 from portkit.commands.scan.expressions import is_implicit_call
-from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.findings.model import Rule, Severity
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from portkit.commands.scan.check import Check
 from portkit.commands.scan.expressions import CASTS, is_va_arg
-from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.variadic import variadic_use
 from portkit.commands.scan.widths import differs_only_on_target, narrower_than_pointer

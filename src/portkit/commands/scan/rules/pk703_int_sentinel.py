@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from portkit.commands.scan.rules.check import Check
+from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Unit
 from portkit.commands.scan.variadic import variadic_use
 from portkit.commands.scan.widths import Width, narrower_than_pointer

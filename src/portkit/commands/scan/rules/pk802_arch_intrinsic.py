@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
+from portkit.commands.scan.check import Check
 from portkit.commands.scan.messages import shown_path
-from portkit.commands.scan.rules.check import Check
 from portkit.commands.scan.unit import Unit
 from portkit.cparse.libclang import inclusions
 from portkit.findings.model import Location, Rule, Severity

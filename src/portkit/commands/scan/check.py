@@ -1,5 +1,6 @@
-"""What a rule file provides: its Rule (the data the docs and reports show) and
-the checks the engine calls, by AST node kind and by clang warning option."""
+"""What each file of rules/ provides: its Rule (the data the docs and reports
+show) and the checks the engine calls, by AST node kind, by clang warning
+option, by implicit conversion, and over the whole unit."""
 
 from __future__ import annotations
 
