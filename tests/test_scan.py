@@ -238,3 +238,11 @@ def test_progress_on_a_terminal_and_none_when_piped(tmp_path: Path) -> None:
     assert b"scan: 2/2 files" in seen
     piped = scan(tmp_path)
     assert piped.stderr == ""
+
+
+def test_a_broken_shared_header_is_one_warning(tmp_path: Path) -> None:
+    (tmp_path / "config.h").write_text('#include "missing-config.h"\n')
+    for name in ("a.c", "b.c", "c.c"):
+        (tmp_path / name).write_text('#include "config.h"\nint x;\n')
+    proc = scan(tmp_path)
+    assert proc.stderr.count("'missing-config.h' file not found") == 1, proc.stderr

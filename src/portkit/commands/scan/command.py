@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if progress is not None:
         progress.clear()
     findings, scanned = _gather(work, outcomes, problems)
+    problems[:] = dict.fromkeys(problems)  # a header's error, met through every unit that includes it, once
     for line in problems:
         print(f"portkit: warning: {line}", file=sys.stderr)
     if scanned == 0:

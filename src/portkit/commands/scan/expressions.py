@@ -38,8 +38,8 @@ def is_implicit_call(unit: Unit, node) -> bool:
     node = unit.strip(node)
     if node.kind != unit.ci.CursorKind.CALL_EXPR:
         return False
-    callee = node.referenced
-    if callee is None or callee.kind != unit.ci.CursorKind.FUNCTION_DECL or callee.location.file is None:
+    callee = unit.callee(node)
+    if callee is None or callee.location.file is None:
         return False
     where = callee.location
     if where.is_in_system_header or callee.is_definition() or callee.spelling.startswith("__builtin"):

@@ -25,6 +25,9 @@ LIBRARY_RESULTS = {
 }
 
 
+_UNKNOWN = object()
+
+
 @dataclass(frozen=True)
 class Conversion:
     """An implicit conversion: `value` (a cursor) became `result` (the implicit
@@ -47,7 +50,7 @@ class Unit:
     notes: dict = field(default_factory=dict)  # what several rules work out once per unit
     _told: set[Finding] = field(default_factory=set)
     _typedefs: dict[str, object] = field(default_factory=dict)
-    _last_operator: tuple = ()
+    _answers: dict = field(default_factory=dict)
 
     # ---------------------------------------------------------- asking
 
@@ -55,7 +58,8 @@ class Unit:
         return width(self.ci, self.pair, t)
 
     def width_of(self, cursor) -> Width:
-        return width(self.ci, self.pair, cursor.type)
+        """The width of a node's type; several rules ask of the same node, libclang once."""
+        return self._remember("width", cursor, lambda: width(self.ci, self.pair, cursor.type))
 
     def width_named(self, spelling: str, aka: str | None = None) -> Width:
         """The Width of a type as a clang message names it. A typedef name is
@@ -85,8 +89,8 @@ class Unit:
         if node.kind == ci.CursorKind.CXX_UNARY_EXPR:
             return Width("size_t", typedefs.get("size_t"), target.target, "unsigned")
         if node.kind == ci.CursorKind.CALL_EXPR:
-            callee = node.referenced
-            if callee is not None and callee.kind == ci.CursorKind.FUNCTION_DECL:
+            callee = self.callee(node)
+            if callee is not None:
                 result = callee.result_type
                 named = LIBRARY_RESULTS.get(callee.spelling)
                 if result.kind != ci.TypeKind.TYPEDEF and named in typedefs:
@@ -145,24 +149,22 @@ class Unit:
         return evaluate_int(self.ci, cursor)
 
     def binary_operator(self, cursor) -> str:
-        """The operator of a binary operator cursor; several rules ask of the same node, clang once."""
-        last = self._last_operator
-        if last and last[0] is cursor:
-            return last[1]
-        operator = binary_operator(self.ci, cursor)
-        self._last_operator = (cursor, operator)
-        return operator
+        """The operator of a binary operator cursor."""
+        return self._remember("operator", cursor, lambda: binary_operator(self.ci, cursor))
 
     def unary_operator(self, cursor) -> str:
         return unary_operator(self.ci, cursor)
 
     def children(self, cursor) -> list:
-        return list(cursor.get_children())
+        return self._remember("children", cursor, lambda: list(cursor.get_children()))
 
     def strip(self, cursor):
-        """The expression under implicit conversions and parentheses. An
-        unexposed expression wider than its child is no conversion (va_arg,
-        say, which libclang shows the same way) and stays."""
+        """The expression under implicit conversions and parentheses."""
+        return self._remember("strip", cursor, lambda: self._strip(cursor))
+
+    def _strip(self, cursor):
+        """An unexposed expression wider than its child is no conversion
+        (va_arg, say, which libclang shows the same way) and stays."""
         kinds = (self.ci.CursorKind.UNEXPOSED_EXPR, self.ci.CursorKind.PAREN_EXPR)
         while cursor.kind in kinds:
             inner = next(iter(cursor.get_children()), None)
@@ -173,13 +175,33 @@ class Unit:
             cursor = inner
         return cursor
 
+    def callee(self, call):
+        """The function a CALL_EXPR calls, or None (a call through a pointer)."""
+
+        def find():
+            ref = call.referenced
+            return ref if ref is not None and ref.kind == self.ci.CursorKind.FUNCTION_DECL else None
+
+        return self._remember("callee", call, find)
+
     def callee_name(self, call) -> str:
         """The name of the function a CALL_EXPR calls ("" for a call through a pointer)."""
-        ref = call.referenced
-        return ref.spelling if ref is not None and ref.kind == self.ci.CursorKind.FUNCTION_DECL else ""
+        function = self.callee(call)
+        return function.spelling if function is not None else ""
 
     def arguments(self, call) -> list:
-        return list(call.get_arguments())
+        return self._remember("arguments", call, lambda: list(call.get_arguments()))
+
+    def _remember(self, question: str, cursor, answer):
+        """One answer per question and node for the whole unit: several rules
+        ask the same of a node, and each question is a call into libclang. A
+        node is known by the cursor's own words (kind and data pointers), as
+        libclang compares cursors."""
+        key = (question, cursor._kind_id, cursor.xdata, cursor.data[0], cursor.data[1], cursor.data[2])
+        known = self._answers.get(key, _UNKNOWN)
+        if known is _UNKNOWN:
+            known = self._answers[key] = answer()
+        return known
 
     # ---------------------------------------------------------- telling
 

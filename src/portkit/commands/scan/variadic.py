@@ -1,7 +1,8 @@
 """The file's own variadic functions against their callers: what each va_arg
 reads, and what the calls in the same file pass at that position. PK702 and
-PK703 both ask; it is worked out once per unit, and only when the file
-defines a variadic function at all."""
+PK703 both ask. Calls to the project's variadic functions are noted during the
+walk (note_call); the rest is worked out once per unit, and only when the
+file defines a variadic function at all."""
 
 from __future__ import annotations
 
@@ -29,6 +30,17 @@ class Variadic:
     passed: list[tuple[Read, object]] = field(default_factory=list)  # (the read, an argument it receives)
 
 
+def note_call(unit: Unit, call, _parent=None) -> None:
+    """Remembers a call to one of the project's variadic functions (several rules note the same call: once)."""
+    callee = unit.callee(call)
+    if callee is None or callee.location.is_in_system_header:
+        return
+    t = callee.type
+    if t.kind == unit.ci.TypeKind.FUNCTIONPROTO and t.is_function_variadic():
+        calls = unit.notes.setdefault("variadic calls", {})
+        calls.setdefault((call.location.line, call.location.column, call.spelling), call)
+
+
 def variadic_use(unit: Unit) -> Variadic:
     if "variadic" not in unit.notes:
         unit.notes["variadic"] = _analyse(unit)
@@ -50,10 +62,8 @@ def _analyse(unit: Unit) -> Variadic:
         return result
     for name, function in functions.items():
         result.reads[name] = list(_reads(unit, function, in_loop=False))
-    for top in unit.tops:
-        for node in top.walk_preorder():
-            if node.kind != ci.CursorKind.CALL_EXPR or node.spelling not in functions:
-                continue
+    for node in unit.notes.get("variadic calls", {}).values():
+        if node.spelling in functions:
             fixed = sum(1 for c in functions[node.spelling].get_children() if c.kind == ci.CursorKind.PARM_DECL)
             reads = result.reads[node.spelling]
             for position, argument in enumerate(unit.arguments(node)[fixed:]):

@@ -31,12 +31,14 @@ def on_loop(unit: Unit, loop, _parent) -> None:
     for comparison in _comparisons(unit, condition) if condition is not None else ():
         sides = [unit.strip(c) for c in unit.children(comparison)]
         for counter, bound in (sides, sides[::-1]):
-            if counter.kind != ci.CursorKind.DECL_REF_EXPR or not _counts(unit, loop, counter.spelling):
+            if counter.kind != ci.CursorKind.DECL_REF_EXPR:
                 continue
             narrow, wide = unit.width_of(counter), unit.width_of(bound)
             if not (narrow.integer and wide.integer and narrow.known and wide.known):
                 continue
-            if narrow.target < wide.target and narrow.source >= wide.source and unit.value(bound) is None:
+            if narrow.target >= wide.target or narrow.source < wide.source or unit.value(bound) is not None:
+                continue
+            if _counts(unit, loop, counter.spelling):
                 pair = unit.pair
                 message = (
                     f"counter '{counter.spelling}' is {narrow.describe(pair)}, its bound {wide.describe(pair)}: "

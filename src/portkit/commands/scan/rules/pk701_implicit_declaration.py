@@ -47,7 +47,7 @@ def on_call(unit: Unit, call, _parent) -> None:
     each call through its implicit declaration, whatever becomes of the result."""
     if not is_implicit_call(unit, call):
         return
-    result = unit.width(call.referenced.result_type)
+    result = unit.width(unit.callee(call).result_type)
     if result.kind == "pointer" or (result.integer and result.grows):
         pair = unit.pair
         message = (

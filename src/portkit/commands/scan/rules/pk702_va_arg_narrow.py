@@ -5,7 +5,7 @@ from __future__ import annotations
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.expressions import CASTS, is_va_arg
 from portkit.commands.scan.unit import Conversion, Unit
-from portkit.commands.scan.variadic import variadic_use
+from portkit.commands.scan.variadic import note_call, variadic_use
 from portkit.commands.scan.widths import differs_only_on_target, narrower_than_pointer
 from portkit.findings.model import Rule, Severity
 
@@ -67,4 +67,9 @@ def against_callers(unit: Unit) -> None:
             unit.report(RULE, read.cursor, _message(unit, read.width, passed))
 
 
-CHECK = Check(RULE, nodes=dict.fromkeys(CASTS, on_cast), conversions=on_conversion, whole=against_callers)
+CHECK = Check(
+    RULE,
+    nodes={**dict.fromkeys(CASTS, on_cast), "CALL_EXPR": note_call},
+    conversions=on_conversion,
+    whole=against_callers,
+)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Unit
-from portkit.commands.scan.variadic import variadic_use
+from portkit.commands.scan.variadic import note_call, variadic_use
 from portkit.commands.scan.widths import Width, narrower_than_pointer
 from portkit.findings.model import Rule, Severity
 
@@ -30,8 +30,9 @@ SENTINELS = {"execl": 1, "execlp": 1, "execle": 2}
 
 
 def on_call(unit: Unit, call, _parent) -> None:
-    callee = call.referenced
-    if callee is None or callee.kind != unit.ci.CursorKind.FUNCTION_DECL:
+    note_call(unit, call)
+    callee = unit.callee(call)
+    if callee is None:
         return
     from_end = SENTINELS.get(callee.spelling) or (1 if _declares_sentinel(unit, callee) else 0)
     arguments = unit.arguments(call)

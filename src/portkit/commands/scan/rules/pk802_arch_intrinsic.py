@@ -33,7 +33,7 @@ PREFIXES = ("__builtin_arm_", "__builtin_aarch64_", "__builtin_neon_", "__builti
 
 
 def on_call(unit: Unit, call, _parent) -> None:
-    callee = call.referenced
+    callee = unit.callee(call)
     if callee is None:
         return
     name = callee.spelling
