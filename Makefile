@@ -14,31 +14,32 @@ all: install
 
 setup: system install
 
+# Every set-up and build step prints one line; its output is kept in
+# build/logs/STEP.log and shown (its end) only when the step fails.
+STEP := scripts/step
+
 system:
 	@scripts/install-system-packages
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip scikit-build-core
+	@$(STEP) python-venv -- sh -c '$(PYTHON) -m venv $(VENV) && $(BIN)/pip install --upgrade pip scikit-build-core'
 
 # Installs portkit (and builds the host's agent) into the venv. No build
 # isolation: scikit-build-core is already in the venv, and the CMake build
 # directory is reused between runs.
 install: $(BIN)/python
-	$(BIN)/pip install -q --no-build-isolation ".[test]"
+	@$(STEP) install-portkit -- $(BIN)/pip install --no-build-isolation ".[test]"
 
 native:
-	$(CMAKE_CONFIGURE) -B build/host -DCMAKE_BUILD_TYPE=Debug -DPK_BUILD_TESTS=ON
-	cmake --build build/host
+	@$(STEP) build-host -- sh -c '$(CMAKE_CONFIGURE) -B build/host -DCMAKE_BUILD_TYPE=Debug -DPK_BUILD_TESTS=ON && cmake --build build/host'
 
 asan:
-	$(CMAKE_CONFIGURE) -B build/asan -DCMAKE_BUILD_TYPE=Debug -DPK_BUILD_TESTS=ON -DPK_SANITIZE=ON
-	cmake --build build/asan
+	@$(STEP) build-asan -- sh -c '$(CMAKE_CONFIGURE) -B build/asan -DCMAKE_BUILD_TYPE=Debug -DPK_BUILD_TESTS=ON -DPK_SANITIZE=ON && cmake --build build/asan'
 
 cross:
 	@for t in $(TRIPLES); do \
-	  $(CMAKE_CONFIGURE) -B build/$$t -DCMAKE_BUILD_TYPE=Release -DPK_BUILD_TESTS=ON \
-	    -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/$$t.cmake && cmake --build build/$$t || exit 1; \
+	  $(STEP) build-$$t -- sh -c "$(CMAKE_CONFIGURE) -B build/$$t -DCMAKE_BUILD_TYPE=Release -DPK_BUILD_TESTS=ON \
+	    -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/$$t.cmake && cmake --build build/$$t" || exit 1; \
 	done
 
 test-native: native asan cross
