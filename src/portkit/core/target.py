@@ -21,6 +21,8 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -97,19 +99,12 @@ class Target:
 
     def run(self, call: AgentCall) -> AgentResult:
         """Runs the call to its end (or its time limit) and returns the agent's document."""
-        proc = self.start(call.argv())
-        try:
-            stdout, stderr = proc.communicate(timeout=call.timeout)
-        except subprocess.TimeoutExpired:
-            _stop(proc)
-            raise EnvironmentProblem(
-                f"`{call.name}` on {self.spec} did not finish within {call.timeout:g} s and was stopped",
-                hint="--timeout S allows longer, 0 no limit",
-            ) from None
-        except BaseException:  # Ctrl-C, or anything else: leave no agent behind
-            _stop(proc)
-            raise
-        return self._result(proc.returncode, stdout, stderr, call)
+        return self.launch(call).wait()
+
+    def launch(self, call: AgentCall) -> Running:
+        """Starts the call and returns at once: for long runs that report
+        progress, and for runs side by side (a latency measurement and its load)."""
+        return Running(self, call, self.start(call.argv()))
 
     def _result(self, returncode: int, stdout: str, stderr: str, call: AgentCall) -> AgentResult:
         message = _last_line(stderr)
@@ -136,6 +131,64 @@ class Target:
         return AgentResult(document, returncode)
 
 
+class Running:
+    """An agent command under way. Its stdout (the document) and stderr are
+    read by two threads as they come, so neither pipe fills up; stderr lines
+    that are JSON progress records (`{"progress": {...}}`) are kept apart as the
+    latest progress, the rest are relayed when it ends."""
+
+    def __init__(self, target: Target, call: AgentCall, proc: subprocess.Popen[str]) -> None:
+        self.target, self.call, self.proc = target, call, proc
+        self.started = time.monotonic()
+        self.latest: dict | None = None
+        self._out: list[str] = []
+        self._err: list[str] = []
+        self._readers = [
+            threading.Thread(target=self._read, args=(proc.stdout, self._out), daemon=True),
+            threading.Thread(target=self._read_progress, daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    def _read(self, pipe, into: list[str]) -> None:
+        into.append(pipe.read())
+
+    def _read_progress(self) -> None:
+        for line in self.proc.stderr:
+            if line.startswith('{"progress"'):
+                with contextlib.suppress(ValueError):
+                    self.latest = json.loads(line)["progress"]
+                    continue
+            self._err.append(line)
+
+    def finish(self) -> None:
+        """Asks the agent to end now and write what it has (SIGTERM to its session)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+
+    def wait(self) -> AgentResult:
+        """Waits for the end, within the call's time limit from its start, and returns its document."""
+        limit = self.call.timeout
+        try:
+            self.proc.wait(timeout=None if limit is None else max(0.0, limit - (time.monotonic() - self.started)))
+        except subprocess.TimeoutExpired:
+            _stop(self.proc)
+            raise EnvironmentProblem(
+                f"`{self.call.name}` on {self.target.spec} did not finish within {limit:g} s and was stopped",
+                hint="--timeout S allows longer, 0 no limit",
+            ) from None
+        except BaseException:  # Ctrl-C, or anything else: leave no agent behind
+            _stop(self.proc)
+            raise
+        for reader in self._readers:
+            reader.join()
+        return self.target._result(self.proc.returncode, "".join(self._out), "".join(self._err), self.call)
+
+    def stop(self) -> None:
+        """Ends it at once, with nothing kept (its session killed)."""
+        _stop(self.proc)
+
+
 def run_agent(args: argparse.Namespace, call: AgentCall) -> AgentResult:
     """Runs the call on the target that --target/--agent name, within
     --timeout when it is given, and puts the target's spec in the document
@@ -152,7 +205,7 @@ def _stop(proc: subprocess.Popen[str]) -> None:
     """Kills the agent's whole session (qemu and what it runs) and reaps it."""
     with contextlib.suppress(ProcessLookupError):  # it ended on its own meanwhile
         os.killpg(proc.pid, signal.SIGKILL)
-    proc.communicate()
+    proc.wait()
 
 
 def agent_string(value: str) -> str:
