@@ -276,3 +276,22 @@ def test_agent_options_are_checked_before_the_agent_starts(argv: list[str], mess
     proc = portkit(*argv, "--agent", str(tmp_path / "absent"))
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_launched_agent_reports_progress_and_ends_on_request(tmp_path: Path) -> None:
+    """The way rt runs: progress lines on stderr while it works, and SIGTERM asks it to
+    write what it has; other stderr lines are relayed at the end."""
+    import time
+
+    script = """trap 'echo "{\\"schema\\":\\"portkit.rt/1\\",\\"stopped\\":\\"interrupted\\"}"; exit 0' TERM
+echo 'a warning' >&2
+i=0
+while true; do i=$((i+1)); echo "{\\"progress\\": {\\"loops\\": $i}}" >&2; sleep 0.05; done"""
+    running = parse_target("local", fake_agent(tmp_path, script)).launch(AgentCall(("rt",), "portkit.rt/1", timeout=30))
+    deadline = time.monotonic() + 20
+    while (running.latest is None or running.latest["loops"] < 3) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running.latest is not None and running.latest["loops"] >= 3
+    running.finish()
+    result = running.wait()
+    assert result.document["stopped"] == "interrupted"
