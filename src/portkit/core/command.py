@@ -35,10 +35,12 @@ def add_command(
     *,
     runs_on: Runs,
     formats: Sequence[str] = ("text", "json"),
+    output_file: bool = True,
 ) -> argparse.ArgumentParser:
     """Adds `portkit NAME`: a help text whose epilog shows examples (every
     command's --help must), the output options, the target options of an agent
-    command (runs_on="agent"), and its run function."""
+    command (runs_on="agent"), and its run function. A command whose output is
+    a directory (output_file=False) declares its own -o."""
     parser = subparsers.add_parser(
         name,
         help=summary,
@@ -48,7 +50,10 @@ def add_command(
     )
     group = parser.add_argument_group("output")
     group.add_argument("--format", choices=tuple(formats), default=formats[0], help=f"{' or '.join(formats)}")
-    group.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE atomically instead of stdout")
+    if output_file:
+        group.add_argument(
+            "-o", "--output", type=Path, metavar="FILE", help="write to FILE atomically instead of stdout"
+        )
     if runs_on == "agent":
         _add_target_options(parser)
     else:
