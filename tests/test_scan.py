@@ -246,3 +246,25 @@ def test_a_broken_shared_header_is_one_warning(tmp_path: Path) -> None:
         (tmp_path / name).write_text('#include "config.h"\nint x;\n')
     proc = scan(tmp_path)
     assert proc.stderr.count("'missing-config.h' file not found") == 1, proc.stderr
+
+
+def test_a_narrowing_inside_a_macro_names_the_narrowed_value(tmp_path: Path) -> None:
+    # Inside a macro's expansion clang's range is the whole invocation: the
+    # message must name strlen's size_t, not another node found there (the
+    # pointer argument), and a value that is one argument of several is found.
+    source = tmp_path / "macros.c"
+    source.write_text(
+        "#include <string.h>\n"
+        "#define CHECK(cond, v) ((cond) ? (v) : 0)\n"
+        "#define LEN_OR_ZERO(p) ((p) ? strlen(p) : 0)\n"
+        "int count(const char *name, int flag)\n"
+        "{\n"
+        "    int n = LEN_OR_ZERO(name);\n"
+        "    int m = CHECK(flag > 1, strlen(name));\n"
+        "    return n + m;\n"
+        "}\n"
+    )
+    _, document = scan_json(source)
+    assert found(document) == [(6, "PK301"), (7, "PK301")]
+    narrowed = "'unsigned long' (4 bytes in ILP32 (arm), 8 in LP64 (aarch64)) narrowed to 'int'"
+    assert all(f["message"].startswith(narrowed) for f in document["findings"])

@@ -31,6 +31,8 @@ class Check:
     # Called once a unit is walked, for what only the whole file tells
     # (callers against callees, the files it includes).
     whole: UnitCheck | None = None
-    # Also run on the source ABI's view of the file: code the target's
-    # preprocessor drops (#if defined(__arm__)) is what must be rewritten.
+    # Run on the source ABI's view of the file instead of the target's: what
+    # is written for the old architecture (code under #if defined(__arm__),
+    # which the target's preprocessor drops) is what must be rewritten; a
+    # branch already written for the target is not.
     at_home: bool = False

@@ -25,6 +25,7 @@ from portkit.cparse.parse import Problem, parse
 from portkit.findings.model import Finding
 
 RECURSE = 2  # CXChildVisit_Recurse
+EXPRESSIONS = (100, 200)  # CXCursor_FirstExpr .. the first statement kind: a type reference is no value
 BREAK = 0  # CXChildVisit_Break
 # Warnings the rules do not ask for stay off: -Wno-everything, then the ones they do.
 QUIET = ("-Wno-everything",)
@@ -69,7 +70,7 @@ def scan_unit(job: ScanJob) -> Scanned:
     claimed = _diagnostics(unit, checks)
     errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
     try:
-        _scan(unit, checks)
+        _scan(unit, [c for c in checks if not c.at_home])
         at_home = [c for c in checks if c.at_home]
         if at_home and ARCH_SPECIFIC.search(job.text) and home.tu() is not None:
             home_unit = Unit(ci, home.tu(), job.pair, home, tops=own_declarations(home.tu()))
@@ -134,7 +135,7 @@ def walk(unit: Unit, checks: Sequence[Check]) -> None:
             if handlers:
                 for handler in handlers:
                     handler(unit, cursor, parent)
-            if conversions and parent._kind_id == implicit:
+            if conversions and parent._kind_id == implicit and EXPRESSIONS[0] <= cursor._kind_id < EXPRESSIONS[1]:
                 _conversion(unit, cursor, parent, conversions, interesting)
         except BaseException as err:  # a ctypes callback must not raise: stop and re-raise below
             failure.append(err)

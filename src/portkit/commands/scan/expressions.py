@@ -16,11 +16,12 @@ NARROWING = "implicit conversion loses integer precision"
 
 def is_va_arg(unit: Unit, cursor) -> bool:
     """A va_arg(ap, T) expression. libclang shows it as an unexposed
-    expression (and, made by a macro, without tokens) whose one child is the
-    va_list; its own type is T, which no conversion of a va_list can be."""
+    expression (and, made by a macro, without tokens) whose one value child is
+    the va_list (a typedef in T adds a type reference); its own type is T,
+    which no conversion of a va_list can be."""
     if cursor.kind != unit.ci.CursorKind.UNEXPOSED_EXPR:
         return False
-    children = unit.children(cursor)
+    children = [c for c in unit.children(cursor) if c.kind != unit.ci.CursorKind.TYPE_REF]  # va_arg(ap, my_t *)
     if len(children) != 1 or not _is_va_list(children[0].type):
         return False
     own = cursor.type
@@ -60,6 +61,22 @@ def _bodies(unit: Unit) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
     return unit.notes["bodies"]
 
 
+def _named_expression(unit: Unit, diag, named: tuple[str, str | None]):
+    """The expression clang's range covers, if its type is the one the message
+    names (inside a macro's expansion the range is the whole invocation, and
+    the node found there may be another)."""
+    node = unit.expression_at(diag)
+    if node is None:
+        return None
+    spelling, aka = named
+    canonical = unit.strip(node).type.get_canonical().spelling
+    return node if _bare(canonical) == _bare(aka or spelling) else None
+
+
+def _bare(spelling: str) -> str:
+    return spelling.replace("const ", "").replace("volatile ", "").strip()
+
+
 def is_time(unit: Unit, spelling: str) -> bool:
     """time_t, directly or through the project's own typedefs of it."""
     return any(name in TIME_TYPEDEFS for name in unit.typedef_chain(spelling))
@@ -82,7 +99,7 @@ def _narrowing(unit: Unit, diag) -> tuple[Width, Width, bool] | None:
     types = quoted_types(diag.spelling)
     if not diag.spelling.startswith(NARROWING) or len(types) < 2:
         return None
-    value = unit.expression_at(diag)
+    value = _named_expression(unit, diag, types[0])
     before = unit.expression_width(value) if value is not None else unit.width_named(*types[0])
     after = unit.width_named(*types[1])
     if not loses_bits_only_on_target(before, after):

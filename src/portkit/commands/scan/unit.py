@@ -6,6 +6,7 @@ holds only its own logic."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from portkit.commands.scan.home import Home
@@ -143,6 +144,25 @@ class Unit:
             self._typedefs.update((c.spelling, c) for c in self.tu.cursor.get_children() if c.kind == kind)
             self._typedefs.setdefault("", None)
         return self._typedefs.get(name)
+
+    def spelled(self, cursor) -> str:
+        """The word written where a node starts: `INT_MAX` for a constant from
+        that macro (libclang gives a macro's expansion no tokens of its own)."""
+        location = cursor.location
+        if location.file is None:
+            return ""
+        lines = self.notes.get(("lines", location.file.name))
+        if lines is None:
+            try:
+                with open(location.file.name, "rb") as source:
+                    lines = source.read().decode("latin-1").splitlines()
+            except OSError:
+                lines = []
+            self.notes[("lines", location.file.name)] = lines
+        if not 0 < location.line <= len(lines):
+            return ""
+        word = re.match(r"\w+", lines[location.line - 1][location.column - 1 :])  # Latin-1: a byte a column
+        return word.group(0) if word else ""
 
     def value(self, cursor) -> int | None:
         """The integer an expression folds to, if it is a constant."""

@@ -1,9 +1,17 @@
 /* All-ones and sign masks on operands that are 32 bits everywhere, a uint64_t
- * split on purpose, and the limits from <limits.h> and <stdint.h>. */
+ * split on purpose, the limits from <limits.h> and <stdint.h>, and the clamp
+ * before a narrowing that names INT_MAX. */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+
+static int clamp_to_int(long request)
+{
+    if (request > INT_MAX) /* ok: PK403 */
+        request = INT_MAX; /* ok: PK403 */
+    return (int)request;
+}
 
 int main(void)
 {
@@ -22,5 +30,6 @@ int main(void)
     printf("no watermark: %d\n", watermark == ULONG_MAX); /* ok: PK403 */
     printf("failed: %d\n", result == -1); /* ok: PK403 */
     printf("bad length: %d\n", len == SIZE_MAX); /* ok: PK403 */
+    printf("clamped: %d\n", clamp_to_int(result + 8));
     return 0;
 }

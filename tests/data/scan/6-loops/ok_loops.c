@@ -1,5 +1,6 @@
 /* Loop indices as wide as their bounds, bounds that are int on every target,
- * a bound that is 64 bits on every target, and a constant bound. */
+ * a bound that is 64 bits on every target, a constant bound, and an int that
+ * only grows in the body while a pointer steps (Lua's option parser). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,8 @@ int main(void)
     int64_t frames = 5;
     uint32_t k, words = 4, mix = 0;
     long m, count = 3, acc = 0;
+    const char *p;
+    int width = 1;
 
     for (i = 0; i < len; i++) /* ok: PK601 */
         spaces += name[i] == ' ';
@@ -31,6 +34,10 @@ int main(void)
         mix = mix * 31u + k;
     for (m = 0; m < count; m++) /* ok: PK601 */
         acc += m;
-    printf("%d spaces, %d lower case, total %d, mix %u, acc %ld\n", spaces, lower, total, (unsigned int)mix, acc);
+    for (p = name; p < name + len && width <= count; p += width) /* ok: PK601 */
+        if (*p == ' ')
+            width++;
+    printf("%d spaces, %d lower case, total %d, mix %u, acc %ld, width %d\n", spaces, lower, total, (unsigned int)mix, acc,
+           width);
     return 0;
 }

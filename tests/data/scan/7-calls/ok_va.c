@@ -1,5 +1,6 @@
 /* va_arg reading what the callers pass: int for promoted short and char, long
- * for long, size_t for strlen results, a pointer for a pointer. */
+ * for long, size_t for strlen results, a pointer for a pointer (also through
+ * a typedef). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -59,8 +60,24 @@ static int find(const void *want, int n, ...)
     return found;
 }
 
+typedef int sock_t;
+
+/* A pointer to a typedef read back as itself (curl's getinfo does this). */
+static int first_socket(int n, ...)
+{
+    va_list ap;
+    sock_t *slot;
+
+    va_start(ap, n);
+    slot = va_arg(ap, sock_t *); /* ok: PK102 PK702 */
+    va_end(ap);
+    return *slot;
+}
+
 int main(void)
 {
+    sock_t fd = 4;
+
     short left = -3;
     signed char right = 7;
     int x, y, z;
@@ -69,5 +86,6 @@ int main(void)
     printf("worst %ld\n", max_of(3, -5L, 12L, 7L));
     printf("names %zu bytes\n", total_len(2, strlen("tuner"), strlen("nav")));
     printf("y is argument %d\n", find(&y, 3, &x, &y, &z));
+    printf("socket %d\n", first_socket(1, &fd));
     return 0;
 }

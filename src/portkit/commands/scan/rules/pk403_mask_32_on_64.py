@@ -31,10 +31,18 @@ MAGIC = {0x7FFFFFFF: "0x7FFFFFFF", 0x80000000: "0x80000000", 0xFFFFFFFF: "0xFFFF
 CONSTANT_KINDS = ("INTEGER_LITERAL", "CSTYLE_CAST_EXPR")  # ~0U is PK404's
 
 
+# The C library's names for these limits: `if (x > INT_MAX) x = INT_MAX;` is the
+# clamp before a narrowing, deliberate, not a magic number.
+NAMED_LIMITS = frozenset({"INT_MAX", "INT_MIN", "UINT_MAX", "INT32_MAX", "INT32_MIN", "UINT32_MAX", "SSIZE_MAX"})
+
+
 def magic(unit: Unit, node) -> int | None:
-    """The 32-bit limit a constant expression of a 32-bit type spells, if it is one."""
+    """The 32-bit limit a constant expression of a 32-bit type spells, if it is
+    one and is not spelled by its standard name."""
     constant = unit.strip(node)
     if constant.kind.name not in CONSTANT_KINDS or unit.value(constant) not in MAGIC:
+        return None
+    if unit.spelled(constant) in NAMED_LIMITS:
         return None
     width = unit.width_of(constant)
     return unit.value(constant) if width.integer and width.target == 4 else None

@@ -38,7 +38,7 @@ def on_loop(unit: Unit, loop, _parent) -> None:
                 continue
             if narrow.target >= wide.target or narrow.source < wide.source or unit.value(bound) is not None:
                 continue
-            if _counts(unit, loop, counter.spelling):
+            if _counts(unit, _stepping_part(unit, loop, condition), counter.spelling):
                 pair = unit.pair
                 message = (
                     f"counter '{counter.spelling}' is {narrow.describe(pair)}, its bound {wide.describe(pair)}: "
@@ -63,6 +63,18 @@ def _counts(unit: Unit, loop, name: str) -> bool:
         if operand.kind == ci.CursorKind.DECL_REF_EXPR and operand.spelling == name:
             return True
     return False
+
+
+def _stepping_part(unit: Unit, loop, condition):
+    """Where a loop's counter steps: a for loop's increment clause (the child
+    after its condition, before its body); a while or do loop's whole self."""
+    if loop.kind != unit.ci.CursorKind.FOR_STMT:
+        return loop
+    children = unit.children(loop)
+    keys = [(c.extent.start.line, c.extent.start.column) for c in children]
+    here = (condition.extent.start.line, condition.extent.start.column)
+    position = keys.index(here) if here in keys else -1
+    return children[position + 1] if 0 <= position < len(children) - 2 else loop
 
 
 def _condition(unit: Unit, loop):
