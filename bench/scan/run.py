@@ -226,18 +226,25 @@ _SPLINT = re.compile(r"^(?P<path>[^:\s][^:\n]*):(?P<line>\d+):(?:(?P<col>\d+):)?
 
 
 def parse_splint(text: str, cwd: Path) -> Outcome:
-    """splint: 'file:line:col: message' then indented explanation lines. A parse
-    or preprocessing error ends its check of the file (what came before stands)."""
+    """splint: 'file:line:col: message' then indented explanation lines. A message
+    explained as "Preprocessing error", or a parse error, ends its check of the file:
+    it is the reason, not a finding (what came before stands)."""
     out = Outcome()
+    last: tuple[str, str] | None = None  # the latest message: where, what
     for line in text.splitlines():
         m = _SPLINT.match(line)
         if m is None:
-            if "Cannot continue" in line and not out.failed:
-                out.failed = "preprocessing error"
+            if line.strip().startswith("Preprocessing error.") and last is not None and out.diags:
+                out.diags.pop()
+                out.failed = out.failed or f"{last[0]}: {last[1]}"
+            elif "Cannot continue" in line:
+                out.failed = out.failed or "preprocessing error"
             continue
-        msg = m.group("msg")
+        where, msg = f"{Path(m.group('path')).name}:{m.group('line')}", m.group("msg").strip()
+        last = (where, msg)
         if msg.startswith(("Parse Error", "Preprocessing error", "Cannot")):
-            out.failed = out.failed or f"{Path(m.group('path')).name}:{m.group('line')}: {msg.split('.')[0]}"
+            out.failed = out.failed or f"{where}: {re.split(r'[.:]', msg)[0]}"
+            last = None
             continue
         out.diags.append(Diag(_where(cwd, m.group("path")), int(m.group("line")), int(m.group("col") or 0), msg, ""))
     return out
