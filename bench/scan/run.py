@@ -1157,10 +1157,11 @@ def main() -> None:
     if args.write and args.only:
         parser.error("--write needs both parts: leave out --only")
     portkit = portkit_command(args.portkit)
-    peers = []
+    peers, left_out = [], []
     for peer in PEERS:
         if absent := missing(peer.programs):
-            say(f"{peer.title}: left out, not found: {', '.join(absent)}")
+            left_out.append(f"{peer.title} (not found: {', '.join(absent)})")
+            say(f"{peer.key}: left out, not found: {', '.join(absent)}")
         else:
             peers.append(peer)
     titles = {p.key: p.title + (f" ({p.note})" if p.note else "") for p in peers}
@@ -1170,6 +1171,7 @@ def main() -> None:
         "",
         "Versions: " + "; ".join(versions(peers, portkit)) + ".",
         "",
+        *(["Left out: " + "; ".join(left_out) + ".", ""] if left_out else []),
     ]
     body: list[str] = []
     goals: dict[str, str] = {}
