@@ -121,7 +121,8 @@ def expected(columns: list[tuple[int, str, list[int]]], options: Options, unit_n
         exact = options.bucket == 1 and over == 0
         percentiles = {}
         for name in ("50", "90", "99", "99.9", "99.99"):
-            value = int(numpy.percentile(array, float(name), method="inverted_cdf"))
+            # numpy ranks in floats (99.9 / 100 * n can land one rank too far): nudge q below the rank.
+            value = int(numpy.percentile(array, float(name) - 1e-9, method="inverted_cdf"))
             width = options.bucket * unit_ns
             percentiles[name] = int(array.max()) if value >= limit else (value // width + 1) * width
         result[label] = {
