@@ -25,6 +25,9 @@ from portkit.commands.rt.stats import (
     sqrt_rounded,
 )
 
+# numpy ranks in floats: 99.9 / 100 * 2000 is 1998.0000000000002 there, one rank too far. A nudge far
+# below the 1/10000 steps of q·n (q has at most 4 decimals) lands it on the exact rank.
+NUMPY_Q_NUDGE = 1e-9
 samples_ns = st.lists(st.integers(0, 5_000_000), min_size=1, max_size=3000)
 bucket_widths = st.sampled_from([1, 7, 250, 1000, 2500])
 
@@ -32,7 +35,7 @@ bucket_widths = st.sampled_from([1, 7, 250, 1000, 2500])
 def numpy_percentile_edge(values: list[int], name: str, bucket_ns: int, limit_ns: int) -> int:
     """The definition, through numpy: the sample at rank ceil(q*n) (numpy's
     inverted_cdf), then the upper edge of its bucket, or the max beyond the last."""
-    value = int(numpy.percentile(numpy.array(values), float(name), method="inverted_cdf"))
+    value = int(numpy.percentile(numpy.array(values), float(name) - NUMPY_Q_NUDGE, method="inverted_cdf"))
     return max(values) if value >= limit_ns else (value // bucket_ns + 1) * bucket_ns
 
 
@@ -53,6 +56,14 @@ def test_the_rank_is_computed_exactly_not_in_floats() -> None:
     histogram = histogram_from_samples(values, 1000, 2000)
     assert percentiles_ns(histogram, ["99.9"]) == {"99.9": 999_000}  # the 999th sample (998 us) ends at 999 us
     assert math.ceil(99.9 / 100 * 1000) == 1000  # what the float route would take
+
+
+def test_numpys_float_rank_is_one_too_far_where_ours_is_exact() -> None:
+    values = list(range(0, 2_000_000, 1000))  # 2000 samples, one per 1 us bucket
+    ours = percentiles_ns(histogram_from_samples(values, 1000, 3000), ["99.9"])
+    assert ours == {"99.9": 1_998_000}  # rank 1998: the sample 1997 us, its bucket ends at 1998 us
+    assert numpy.percentile(values, 99.9, method="inverted_cdf") == 1_998_000  # numpy: rank 1999
+    assert numpy_percentile_edge(values, "99.9", 1000, 3_000_000) == 1_998_000
 
 
 def test_percentiles_in_the_overflow_are_its_largest_sample_or_unknown() -> None:
