@@ -22,6 +22,7 @@ SHORT_NAMES = {
     "l": "loops", "N": "nsecs", "p": "priority", "t": "threads", "S": "smp", "v": "verbose", "q": "quiet",
 }  # fmt: skip
 DURATION_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+HIST_MAX = 1_000_000  # cyclictest lowers a larger -h to this
 LEADING_NUMBER = re.compile(r"^\s*(\d{1,15})")
 
 
@@ -108,7 +109,8 @@ def _options(found: dict[str, str | None]) -> CyclictestOptions:
     options.cpus = cpu_list(found.get("affinity"))
     options.loops = _number(found.get("loops")) or 0
     options.duration_s = duration_seconds(found.get("duration"))
-    options.histogram_buckets = _number(found.get("histogram") or found.get("histofall"))
+    buckets = _number(found.get("histogram") or found.get("histofall"))
+    options.histogram_buckets = min(buckets, HIST_MAX) if buckets is not None else None
     options.nsecs = "nsecs" in found
     if options.histogram_buckets:
         options.distance_us = 0  # cyclictest ignores -d with a histogram
