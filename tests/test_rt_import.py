@@ -13,72 +13,22 @@ from pathlib import Path
 import numpy
 import pytest
 
-from portkit.commands.rt.importers import INPUT_FORMATS, ImportResult, import_file, import_text
+from portkit.commands.rt.importers import INPUT_FORMATS, import_file, import_text
 from portkit.commands.rt.stats import PERCENTILES
 from portkit.core.errors import BadInput
-
-DATA = Path(__file__).parent / "data" / "rt"
-RTLA = DATA / "rtla"
-US = 1000
-# numpy ranks in floats: 99.9 / 100 * 2000 is 1998.0000000000002 there, one rank too far. A nudge far
-# below the 1/10000 steps of q·n (q has at most 4 decimals) lands it on the exact rank.
-NUMPY_Q_NUDGE = 1e-9
-
-HISTOGRAMS = [
-    "hist-h400.txt",
-    "histofall-H400.txt",
-    "histfile-h400.txt",
-    "hist-h5-overflows.txt",
-    "hist-affinity-a1.txt",
-]
-VERBOSE = ["verbose-t2.txt", "verbose-affinity-a1.txt", "verbose-with-hist.txt", "verbose-t1-loongson-style.txt"]
-SUMMARIES = ["quiet-t2.txt", "live-t2.txt", "json-nohist.stdout.txt", "json-sigint.stdout.txt"]
-JSONS = ["json-h400.json", "json-nohist.json", "json-nsecs.json", "json-sigint.json"]
-NOT_RESULTS = ["histfile-h400.stdout.txt", "json-nsecs.stdout.txt"]  # stdout that only held a header line
-RTLA_READABLE = [
-    "timerlat-hist-doc-example.txt",
-    "timerlat-hist-user-threads.txt",
-    "timerlat-hist-nano-bucket.txt",
-    "timerlat-hist-no-summary.txt",
-    "timerlat-hist-missed-events.txt",
-    "timerlat-hist-threshold-stop.txt",
-]
-
-
-def imported(path: Path, forced_format: str | None = None) -> dict:
-    result = import_file(path, forced_format)
-    assert len(result.documents) == 1
-    check_shape(result, sound=True)
-    return result.documents[0]
-
-
-def check_shape(result: ImportResult, sound: bool = False) -> None:
-    """The portkit.rt/1 shape, JSON without floats' surprises, whatever the input;
-    for a sound input also the figures' own consistency."""
-    json.dumps(result.documents, allow_nan=False)
-    assert all(isinstance(p, str) and "\n" not in p for p in result.problems)
-    for document in result.documents:
-        assert document["schema"] == "portkit.rt/1"
-        assert document["stopped"] in ("completed", "interrupted", "unknown")
-        assert {"tool", "format", "file", "command"} <= document["source"].keys()
-        assert {"interval_us", "distance_us", "priority", "policy", "cpus", "loops", "duration_s", "bucket_ns"} <= (
-            document["config"].keys()
-        )
-        stats = list(document["threads"])
-        for entry in (document["timerlat"] or {}).get("threads", []):
-            stats += [entry[kind] for kind in ("irq", "thread", "user") if entry.get(kind) is not None]
-        for thread in stats:
-            for key in ("samples", "min_ns", "max_ns", "mean_ns", "stddev_ns"):
-                assert thread[key] is None or (type(thread[key]) is int and thread[key] >= 0), key
-            if thread["percentiles_ns"] is not None:
-                assert list(thread["percentiles_ns"]) == list(PERCENTILES)
-            if sound and thread["samples"]:
-                assert thread["min_ns"] <= thread["mean_ns"] <= thread["max_ns"]
-                histogram = thread["histogram"]
-                if histogram is not None:
-                    assert sum(histogram["counts"]) + histogram["overflow"] == thread["samples"]
-                    values = [v for v in thread["percentiles_ns"].values() if v is not None]
-                    assert values == sorted(values) and values[-1] <= thread["max_ns"] + histogram["bucket_ns"]
+from rt_samples import (
+    DATA,
+    HISTOGRAMS,
+    JSONS,
+    NOT_RESULTS,
+    NUMPY_Q_NUDGE,
+    RTLA,
+    RTLA_READABLE,
+    SUMMARIES,
+    US,
+    VERBOSE,
+    imported,
+)
 
 
 def footer(path: Path) -> dict[str, list[int]]:
@@ -257,6 +207,17 @@ def test_verbose_intervals_undo_cyclictests_shifted_interval_lines() -> None:
     assert with_histogram.documents[0]["config"]["interval_us"] == 1000
     assert with_histogram.documents[0]["config"]["distance_us"] == 0
     assert with_histogram.problems == []  # the printed histogram agrees with the samples
+
+
+def test_a_log_that_differs_from_its_printed_histogram_says_so() -> None:
+    text = (DATA / "verbose-with-hist.txt").read_text()
+    first = re.search(r"^ +0: +0: +(\d+)$", text, flags=re.MULTILINE)
+    assert first is not None
+    changed = text[: first.start(1)] + "999" + text[first.end(1) :]  # one logged sample no longer in the histogram
+    result = import_text(changed, "vh.log")
+    assert len(result.problems) == 1
+    assert result.problems[0].startswith("vh.log: thread 0: the printed histogram (samples, min, max, Avg 1000, ")
+    assert result.documents[0]["threads"][0]["max_ns"] == 999_000  # the log's samples are used
 
 
 def test_verbose_affinity_gives_each_threads_cpu() -> None:

@@ -24,10 +24,8 @@ from portkit.commands.rt.stats import (
     series_block,
     sqrt_rounded,
 )
+from rt_samples import NUMPY_Q_NUDGE
 
-# numpy ranks in floats: 99.9 / 100 * 2000 is 1998.0000000000002 there, one rank too far. A nudge far
-# below the 1/10000 steps of q·n (q has at most 4 decimals) lands it on the exact rank.
-NUMPY_Q_NUDGE = 1e-9
 samples_ns = st.lists(st.integers(0, 5_000_000), min_size=1, max_size=3000)
 bucket_widths = st.sampled_from([1, 7, 250, 1000, 2500])
 

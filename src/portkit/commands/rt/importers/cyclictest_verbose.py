@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 
 from portkit.commands.rt.importers import model
-from portkit.commands.rt.importers.cyclictest_histogram import TITLE, HistogramSection
+from portkit.commands.rt.importers.cyclictest_histogram import TITLE, HistogramSection, ThreadHistogram
 from portkit.commands.rt.importers.cyclictest_lines import is_chatter, policy_of, summary_line
 from portkit.commands.rt.importers.text import Line, Lines, bad, in_ns, shown, whole_number
 from portkit.commands.rt.stats import BlockMaxSeries, Histogram, Moments
@@ -218,7 +218,7 @@ def _document(run: Run, name: str, cut: Line | None, problems: list[str]) -> dic
             for ns, negative_cycle in sorted(log.worst, key=lambda item: (-item[0], -item[1]))
         ]
         if printed_histogram is not None and index < len(printed_histogram):
-            _compare(printed_histogram[index].histogram, printed_histogram[index].max, log, name, label, problems)
+            _compare(printed_histogram[index], log, name, label, problems)
         threads.append(model.thread(log.cpu, stats, worst=worst, series=log.series.to_json()))
     cpus = sorted({log.cpu for log in run.threads.values() if log.cpu is not None})
     return model.document(
@@ -235,13 +235,13 @@ def _document(run: Run, name: str, cut: Line | None, problems: list[str]) -> dic
     )
 
 
-def _compare(
-    printed: Histogram, printed_max_us: int, log: ThreadLog, name: str, label: str, problems: list[str]
-) -> None:
+def _compare(printed: ThreadHistogram, log: ThreadLog, name: str, label: str, problems: list[str]) -> None:
     """The histogram cyclictest printed against the samples it logged: they
-    differ when the log lost lines (cyclictest's buffer holds 16384 samples)."""
-    if printed.samples != log.samples or (log.maximum is not None and printed_max_us * US != log.maximum):
+    differ when the log lost lines (cyclictest's buffer holds 16384 samples).
+    Its Avg is the samples' mean truncated to a whole us."""
+    logged = (log.samples, log.minimum, log.maximum, log.moments.total // (log.samples * US) if log.samples else 0)
+    if (printed.histogram.samples, printed.min * US, printed.max * US, printed.avg) != logged:
         problems.append(
-            f"{name}: {label}: the printed histogram has {printed.samples} samples (max {printed_max_us} us), "
-            f"the log {log.samples} (max {(log.maximum or 0) // US} us); the log's samples are used"
+            f"{name}: {label}: the printed histogram (samples, min, max, Avg {printed.histogram.samples}, "
+            f"{printed.min}, {printed.max}, {printed.avg} us) differs from the log's; the log's samples are used"
         )
