@@ -57,6 +57,7 @@ def check_shape(result: ImportResult, sound: bool = False) -> None:
         assert document["schema"] == "portkit.rt/1"
         assert document["stopped"] in ("completed", "interrupted", "unknown")
         assert {"tool", "format", "file", "command"} <= document["source"].keys()
+        assert document["source"]["problems"] == result.problems
         assert {"interval_us", "distance_us", "priority", "policy", "cpus", "loops", "duration_s", "bucket_ns"} <= (
             document["config"].keys()
         )

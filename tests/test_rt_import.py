@@ -238,6 +238,7 @@ def test_a_verbose_log_cut_mid_line_keeps_every_complete_sample() -> None:
     assert result.problems == [
         f"run.log:1042: the last line is cut short ('{lines[1041][:12]}'); every complete sample before it is kept"
     ]
+    assert document["source"]["problems"] == result.problems
 
 
 def test_a_broken_verbose_line_is_one_error_naming_file_and_line() -> None:
@@ -294,7 +295,8 @@ def test_stdout_without_results_is_refused(name: str) -> None:
 def test_rtla_columns_are_numpys_figures(name: str) -> None:
     expected = json.loads((RTLA / "expected.json").read_text())[name]
     document = imported(RTLA / name)
-    assert document["source"] == {"tool": "rtla-timerlat", "format": "hist", "file": str(RTLA / name), "command": None}
+    assert document["source"]["tool"] == "rtla-timerlat" and document["source"]["format"] == "hist"
+    assert document["source"]["file"] == str(RTLA / name) and document["source"]["command"] is None
     labels = {"irq": "IRQ", "thread": "Thr", "user": "Usr"}
     seen = set()
     for entry in document["timerlat"]["threads"]:

@@ -4,7 +4,8 @@ found from the content unless the caller names it.
 
     result = import_file(Path("run.log"))          # or forced_format="cyclictest-verbose"
     result.documents   # one document per run in the file
-    result.problems    # one line each: what was cut short, left out or disagrees
+    result.problems    # one line each: what was cut short, left out or disagrees (also in
+                       # every document's source.problems)
 
 A file that cannot be read is one `BadInput` line naming the file and, where
 there is one, the line: `run.log:1042: expected 'thread:cycle:latency', got '...'`.
@@ -85,4 +86,6 @@ def _read(fmt: str, name: str, text: str, raw_lines: Iterable[bytes | str]) -> I
         result.documents = cyclictest_json.read(text, name, result.problems)
     else:
         result.documents = LINE_READERS[fmt](Lines(raw_lines), name, result.problems)
+    for document in result.documents:  # the record of what was cut or disagrees stays with the data
+        document["source"]["problems"] = list(result.problems)
     return result

@@ -91,7 +91,6 @@ class ThreadLog:
 
 @dataclass
 class Run:
-    start: Line | None = None
     threads: dict[int, ThreadLog] = field(default_factory=dict)
     section: HistogramSection | None = None
     policy: str | None = None
@@ -116,7 +115,7 @@ def read(lines: Lines, name: str, problems: list[str]) -> list[dict]:
         elif RUN_START.match(text):
             if run.threads:
                 documents.append(_document(run, name, None, problems))
-            run = Run(start=line)
+            run = Run()
         elif (found := USING_CPU.match(text)) is not None:
             run.thread(whole_number(found[1], name, line, "thread"), name, line).cpu = whole_number(
                 found[2], name, line, "cpu"
