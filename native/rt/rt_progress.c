@@ -43,6 +43,13 @@ static uint64_t planned_ns(const rt_run *run, const char *phase)
 
 static void json_line(const rt_run *run, const char *phase, uint64_t elapsed_ns, int n)
 {
+    snapshot now[RT_MAX_CPUS]; /* read once: the threads go on counting */
+    uint64_t fewest = UINT64_MAX, worst = 0;
+    for (int i = 0; i < n; i++) {
+        now[i] = thread_snapshot(run, i, phase);
+        fewest = now[i].loops < fewest ? now[i].loops : fewest;
+        worst = now[i].max_ns > worst ? now[i].max_ns : worst;
+    }
     pk_json j;
     pk_json_init(&j, stderr);
     pk_json_begin_object(&j);
@@ -56,22 +63,15 @@ static void json_line(const rt_run *run, const char *phase, uint64_t elapsed_ns,
         pk_json_double(&j, (double)(planned / 1000000) / 1e3);
     else
         pk_json_null(&j);
-    uint64_t fewest = UINT64_MAX, worst = 0;
-    for (int i = 0; i < n; i++) {
-        snapshot s = thread_snapshot(run, i, phase);
-        fewest = s.loops < fewest ? s.loops : fewest;
-        worst = s.max_ns > worst ? s.max_ns : worst;
-    }
     pk_json_kv_uint(&j, "loops", n ? fewest : 0);
     pk_json_kv_uint(&j, "max_ns", worst);
     pk_json_key(&j, "threads");
     pk_json_begin_array(&j);
     for (int i = 0; i < n; i++) {
-        snapshot s = thread_snapshot(run, i, phase);
         pk_json_begin_object(&j);
-        pk_json_kv_int(&j, "cpu", s.cpu);
-        pk_json_kv_uint(&j, "loops", s.loops);
-        pk_json_kv_uint(&j, "max_ns", s.max_ns);
+        pk_json_kv_int(&j, "cpu", now[i].cpu);
+        pk_json_kv_uint(&j, "loops", now[i].loops);
+        pk_json_kv_uint(&j, "max_ns", now[i].max_ns);
         pk_json_end_object(&j);
     }
     pk_json_end_array(&j);
