@@ -10,15 +10,6 @@
 
 static const char *const stop_names[] = {"completed", "interrupted", "break", "error"};
 
-static void kv_uint_or_null(pk_json *j, const char *key, bool exists, uint64_t v)
-{
-    pk_json_key(j, key);
-    if (exists)
-        pk_json_uint(j, v);
-    else
-        pk_json_null(j);
-}
-
 static void config_json(pk_json *j, const rt_run *run)
 {
     const rt_options *o = &run->opt;
@@ -33,19 +24,15 @@ static void config_json(pk_json *j, const rt_run *run)
     for (int i = 0; i < o->ncpus; i++)
         pk_json_int(j, o->cpus[i]);
     pk_json_end_array(j);
-    kv_uint_or_null(j, "loops", o->loops > 0, o->loops);
-    pk_json_key(j, "duration_s");
-    if (o->duration_ns)
-        pk_json_double(j, (double)o->duration_ns / 1e9);
-    else
-        pk_json_null(j);
+    pk_json_kv_uint_or_null(j, "loops", o->loops > 0, o->loops);
+    pk_json_kv_double_or_null(j, "duration_s", o->duration_ns > 0, (double)o->duration_ns / 1e9);
     pk_json_kv_bool(j, "mlock", run->mlocked);
     pk_json_kv_bool(j, "dma_latency_held", run->dma_why[0] == '\0');
     pk_json_kv_string(j, "dma_latency_why", run->dma_why[0] ? run->dma_why : NULL);
     pk_json_kv_bool(j, "rt", run->rt);
     pk_json_kv_uint(j, "bucket_ns", o->bucket_ns);
     pk_json_kv_uint(j, "buckets", o->buckets);
-    kv_uint_or_null(j, "break_us", o->break_given, o->break_us);
+    pk_json_kv_uint_or_null(j, "break_us", o->break_given, o->break_us);
     pk_json_key(j, "trace_events");
     pk_json_begin_array(j);
     for (int i = 0; i < o->nevent_groups; i++)
@@ -96,11 +83,7 @@ static void timerlat_json(pk_json *j, const rt_run *run)
     pk_json_kv_bool(j, "ran", r->ran);
     pk_json_kv_string(j, "why", timerlat_why(run));
     pk_json_kv_uint(j, "period_us", run->opt.interval_us);
-    pk_json_key(j, "duration_s");
-    if (r->ran)
-        pk_json_double(j, r->duration_s);
-    else
-        pk_json_null(j);
+    pk_json_kv_double_or_null(j, "duration_s", r->ran, r->duration_s);
     pk_json_kv_uint(j, "lost_events", r->lost_events);
     pk_json_key(j, "threads");
     pk_json_begin_array(j);
@@ -145,18 +128,10 @@ static void break_json(pk_json *j, const rt_run *run)
     pk_json_begin_object(j);
     pk_json_kv_uint(j, "threshold_us", run->opt.break_us);
     pk_json_kv_bool(j, "hit", hit);
-    pk_json_key(j, "cpu");
-    if (hit)
-        pk_json_int(j, s->break_cpu);
-    else
-        pk_json_null(j);
-    kv_uint_or_null(j, "cycle", hit, s->break_cycle);
-    kv_uint_or_null(j, "latency_ns", hit, s->break_latency_ns);
-    pk_json_key(j, "time_s");
-    if (hit)
-        pk_json_double(j, (double)s->break_time_ns / 1e9);
-    else
-        pk_json_null(j);
+    pk_json_kv_int_or_null(j, "cpu", hit, s->break_cpu);
+    pk_json_kv_uint_or_null(j, "cycle", hit, s->break_cycle);
+    pk_json_kv_uint_or_null(j, "latency_ns", hit, s->break_latency_ns);
+    pk_json_kv_double_or_null(j, "time_s", hit, (double)s->break_time_ns / 1e9);
     pk_json_kv_string(j, "trace_file", run->trace.saved ? run->trace.file : NULL);
     pk_json_kv_string(j, "trace_why", trace_why(run, hit));
     pk_json_end_object(j);

@@ -28,20 +28,18 @@ static bool has_word(const char *text, const char *word)
     return false;
 }
 
+/* The model the config names; the first match wins (PREEMPT_DYNAMIC kernels
+ * also set the model they boot with). */
 static const char *config_preempt_model(const rt_kconfig *k)
 {
-    if (rt_kconfig_enabled(k, "CONFIG_PREEMPT_RT"))
-        return "rt";
-    if (rt_kconfig_enabled(k, "CONFIG_PREEMPT_DYNAMIC"))
-        return "dynamic";
-    if (rt_kconfig_enabled(k, "CONFIG_PREEMPT_LAZY"))
-        return "lazy";
-    if (rt_kconfig_enabled(k, "CONFIG_PREEMPT"))
-        return "full";
-    if (rt_kconfig_enabled(k, "CONFIG_PREEMPT_VOLUNTARY"))
-        return "voluntary";
-    if (rt_kconfig_enabled(k, "CONFIG_PREEMPT_NONE"))
-        return "none";
+    static const struct {
+        const char *config, *model;
+    } models[] = {{"CONFIG_PREEMPT_RT", "rt"},    {"CONFIG_PREEMPT_DYNAMIC", "dynamic"},
+                  {"CONFIG_PREEMPT_LAZY", "lazy"}, {"CONFIG_PREEMPT", "full"},
+                  {"CONFIG_PREEMPT_VOLUNTARY", "voluntary"}, {"CONFIG_PREEMPT_NONE", "none"}};
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        if (rt_kconfig_enabled(k, models[i].config))
+            return models[i].model;
     return NULL;
 }
 

@@ -74,11 +74,7 @@ static void cpuidle_json(pk_json *j, const rt_sysinfo *s)
         for (int k = 0; k < c->nstates; k++) {
             pk_json_begin_object(j);
             pk_json_kv_string(j, "name", c->states[k].name);
-            pk_json_key(j, "latency_us");
-            if (c->states[k].latency_us >= 0)
-                pk_json_int(j, c->states[k].latency_us);
-            else
-                pk_json_null(j);
+            pk_json_kv_int_or_null(j, "latency_us", c->states[k].latency_us >= 0, c->states[k].latency_us);
             pk_json_kv_bool(j, "disabled", c->states[k].disabled);
             pk_json_end_object(j);
         }
@@ -120,21 +116,13 @@ void rt_sysinfo_json(pk_json *j, const rt_sysinfo *s)
     kv_string_or_null(j, "dynamic_mode_source", s->preempt_mode_source);
     pk_json_end_object(j);
 
-    pk_json_key(j, "hz");
-    if (s->hz > 0)
-        pk_json_int(j, s->hz);
-    else
-        pk_json_null(j);
+    pk_json_kv_int_or_null(j, "hz", s->hz > 0, s->hz);
 
     pk_json_key(j, "clock");
     pk_json_begin_object(j);
     kv_string_or_null(j, "clocksource", s->clocksource);
     word_array(j, "available", s->clocksources);
-    pk_json_key(j, "monotonic_resolution_ns");
-    if (s->clock_res_ns >= 0)
-        pk_json_int(j, s->clock_res_ns);
-    else
-        pk_json_null(j);
+    pk_json_kv_int_or_null(j, "monotonic_resolution_ns", s->clock_res_ns >= 0, s->clock_res_ns);
     pk_json_end_object(j);
 
     pk_json_key(j, "cpus");
