@@ -17,6 +17,7 @@
 
 #include "load_kinds.h"
 #include "load_procs.h"
+#include "load_workers.h"
 #include "pk_cli.h"
 #include "pk_options.h"
 
@@ -54,10 +55,9 @@ static double children_cpu_seconds(void)
 
 static int start(pk_load_run *run)
 {
-    cmd_state *s = calloc(1, sizeof *s);
+    cmd_state *s = pk_load_new_state(run, sizeof *s, 0, 0);
     if (!s)
-        return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "cmd: out of memory");
-    run->state = s;
+        return PK_EXIT_ENV; /* the harness reports run->error */
     if (access(SHELL, X_OK) != 0)
         return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "cmd: no %s here to run the command", SHELL);
     s->children_cpu_before = children_cpu_seconds();

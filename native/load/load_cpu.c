@@ -5,6 +5,7 @@
  * figure to compare boards by. */
 #include <math.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@ typedef struct cpu_worker {
 } cpu_worker;
 
 typedef struct cpu_state {
-    pk_load_workers workers;
+    pk_load_workers workers; /* first: pk_load_stop_workers */
     size_t count;
     double percent[PK_LOAD_MAX_THREADS];
     cpu_worker w[];
@@ -115,23 +116,17 @@ static void *cpu_main(void *arg)
 static int start(pk_load_run *run)
 {
     const pk_load_options *opt = run->opt;
-    cpu_state *s = calloc(1, sizeof *s + opt->workers * sizeof s->w[0]);
+    cpu_state *s = pk_load_new_state(run, offsetof(cpu_state, w), opt->workers, sizeof s->w[0]);
     if (!s)
-        return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "cpu: out of memory");
-    run->state = s;
-    s->count = opt->workers;
-    for (size_t i = 0; i < s->count; i++)
-        s->w[i] = (cpu_worker){
-            .run = run, .index = i, .cpu = opt->cpu_count ? opt->cpus[i % opt->cpu_count] : -1};
-    if (!pk_load_workers_start(&s->workers, run, s->count, cpu_main, s->w, sizeof s->w[0]))
         return PK_EXIT_ENV; /* the harness reports run->error */
+    s->count = opt->workers;
+    for (size_t i = 0; i < s->count; i++) {
+        s->w[i].index = i;
+        s->w[i].cpu = opt->cpu_count ? opt->cpus[i % opt->cpu_count] : -1;
+    }
+    if (!pk_load_workers_start(&s->workers, run, s->count, cpu_main, s->w, sizeof s->w[0]))
+        return PK_EXIT_ENV;
     return PK_CONTINUE;
-}
-
-static void stop(pk_load_run *run)
-{
-    cpu_state *s = run->state;
-    pk_load_workers_stop(&s->workers, run, 1.0, NULL, NULL);
 }
 
 static void achieved(const pk_load_run *run, pk_load_values *out)
@@ -155,6 +150,6 @@ const pk_load_kind pk_load_cpu = {
     .prepare = prepare,
     .params = params,
     .start = start,
-    .stop = stop,
+    .stop = pk_load_stop_workers,
     .achieved = achieved,
 };

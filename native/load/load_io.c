@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,13 +103,9 @@ static void *write_main(void *arg)
     io_writer *w = arg;
     size_t size = (size_t)w->run->opt->size * 1024;
     size_t cap = size > FILE_BYTES_CAP ? size : FILE_BYTES_CAP;
-    char *buf = malloc(size);
-    if (!buf) {
-        pk_load_fail(w->run, "out of memory for a %zu-byte write", size);
-        return NULL;
-    }
+    char *buf = pk_load_buffer(w->run, size);
     off_t offset = 0;
-    while (pk_load_running(w->run)) {
+    while (buf && pk_load_running(w->run)) {
         memset(buf, (int)(w->fsyncs & 0xff), size); /* new bytes every time */
         ssize_t n = pwrite(w->fd, buf, size, offset);
         if (n < 0 && errno == EINTR)
@@ -139,9 +136,10 @@ static int make_file(io_state *s, const pk_load_options *opt)
     }
     char file[PATH_MAX + 16];
     snprintf(file, sizeof file, "%s/load.dat", s->dir);
-    s->writer.fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    s->writer.fd = pk_load_own_fd(s->writer.run, open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
     if (s->writer.fd < 0) {
         int err = errno;
+        unlink(file);
         rmdir(s->dir);
         return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "io: cannot create a file in %s: %s", s->dir, strerror(err));
     }
@@ -149,38 +147,32 @@ static int make_file(io_state *s, const pk_load_options *opt)
     return PK_CONTINUE;
 }
 
-static void remove_file(io_state *s)
+/* The directory is empty (its file is unlinked): it goes at once, even
+ * while the harness still holds the file open. */
+static void remove_dir(io_state *s)
 {
-    if (s->writer.fd >= 0)
-        close(s->writer.fd);
-    s->writer.fd = -1;
-    if (s->dir[0])
-        rmdir(s->dir);
-    s->dir[0] = '\0';
+    rmdir(s->dir);
 }
 
 static int start(pk_load_run *run)
 {
     const pk_load_options *opt = run->opt;
-    io_state *s = calloc(1, sizeof *s + opt->workers * sizeof s->w[0]);
+    io_state *s = pk_load_new_state(run, offsetof(io_state, w), opt->workers, sizeof s->w[0]);
     if (!s)
-        return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "io: out of memory");
-    run->state = s;
+        return PK_EXIT_ENV; /* the harness reports run->error */
     s->count = opt->workers;
     s->writer = (io_writer){.run = run, .fd = -1};
     int status = make_file(s, opt);
     if (status != PK_CONTINUE)
         return status;
-    for (size_t i = 0; i < s->count; i++)
-        s->w[i].run = run;
     if (!pk_load_workers_start(&s->writers, run, 1, write_main, &s->writer, sizeof s->writer)) {
-        remove_file(s);
-        return PK_EXIT_ENV; /* the harness reports run->error */
+        remove_dir(s);
+        return PK_EXIT_ENV;
     }
     if (!pk_load_workers_start(&s->walkers, run, s->count, walk_main, s->w, sizeof s->w[0])) {
         pk_load_workers_stop(&s->writers, run, 2.0, NULL, NULL);
-        remove_file(s);
-        return PK_EXIT_ENV; /* the harness reports run->error */
+        remove_dir(s);
+        return PK_EXIT_ENV;
     }
     return PK_CONTINUE;
 }
@@ -189,13 +181,9 @@ static void stop(pk_load_run *run)
 {
     io_state *s = run->state;
     /* A stat or an fsync cannot be interrupted: a slow disk gets time. */
-    bool walkers = pk_load_workers_stop(&s->walkers, run, 5.0, NULL, NULL);
-    bool writer = pk_load_workers_stop(&s->writers, run, 5.0, NULL, NULL);
-    if (writer)
-        remove_file(s);
-    else if (s->dir[0])
-        rmdir(s->dir); /* the file is already unlinked; the directory goes once it is closed */
-    (void)walkers;
+    pk_load_workers_stop(&s->walkers, run, 5.0, NULL, NULL);
+    pk_load_workers_stop(&s->writers, run, 5.0, NULL, NULL);
+    remove_dir(s);
 }
 
 static void achieved(const pk_load_run *run, pk_load_values *out)

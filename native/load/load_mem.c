@@ -6,6 +6,7 @@
  * the time spent in it, summed over the workers. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ typedef struct mem_worker {
 } mem_worker;
 
 typedef struct mem_state {
-    pk_load_workers workers;
+    pk_load_workers workers; /* first: pk_load_stop_workers */
     size_t count;
     mem_worker w[];
 } mem_state;
@@ -91,12 +92,8 @@ static void *mem_main(void *arg)
 {
     mem_worker *w = arg;
     size_t size = (size_t)w->run->opt->size * CHUNK;
-    unsigned char *buf = malloc(size);
-    if (!buf) {
-        pk_load_fail(w->run, "cannot allocate %zu MiB", size / CHUNK);
-        return NULL;
-    }
-    for (bool go = true; go;)
+    unsigned char *buf = pk_load_buffer(w->run, size);
+    for (bool go = buf != NULL; go;)
         for (int op = 0; op < NOPS && go; op++)
             go = pass(w, op, buf, size);
     free(buf);
@@ -106,22 +103,13 @@ static void *mem_main(void *arg)
 static int start(pk_load_run *run)
 {
     const pk_load_options *opt = run->opt;
-    mem_state *s = calloc(1, sizeof *s + opt->workers * sizeof s->w[0]);
+    mem_state *s = pk_load_new_state(run, offsetof(mem_state, w), opt->workers, sizeof s->w[0]);
     if (!s)
-        return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "mem: out of memory");
-    run->state = s;
-    s->count = opt->workers;
-    for (size_t i = 0; i < s->count; i++)
-        s->w[i].run = run;
-    if (!pk_load_workers_start(&s->workers, run, s->count, mem_main, s->w, sizeof s->w[0]))
         return PK_EXIT_ENV; /* the harness reports run->error */
+    s->count = opt->workers;
+    if (!pk_load_workers_start(&s->workers, run, s->count, mem_main, s->w, sizeof s->w[0]))
+        return PK_EXIT_ENV;
     return PK_CONTINUE;
-}
-
-static void stop(pk_load_run *run)
-{
-    mem_state *s = run->state;
-    pk_load_workers_stop(&s->workers, run, 2.0, NULL, NULL);
 }
 
 static void achieved(const pk_load_run *run, pk_load_values *out)
@@ -146,6 +134,6 @@ const pk_load_kind pk_load_mem = {
     .prepare = prepare,
     .params = params,
     .start = start,
-    .stop = stop,
+    .stop = pk_load_stop_workers,
     .achieved = achieved,
 };

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -33,9 +34,9 @@ typedef struct msg_thread {
 } msg_thread;
 
 typedef struct msg_state {
-    pk_load_workers workers;
+    pk_load_workers workers; /* first: pk_load_stop_workers */
     size_t threads, channels;
-    int *fds; /* per channel: read end, write end */
+    int fds[PK_LOAD_MAX_THREADS]; /* a channel per receiver: see open_channels */
     msg_thread t[];
 } msg_state;
 
@@ -74,12 +75,8 @@ static void *msg_main(void *arg)
 {
     msg_thread *t = arg;
     size_t size = t->sender ? (size_t)t->run->opt->size : READ_BUFFER;
-    char *buf = calloc(1, size);
-    if (!buf) {
-        pk_load_fail(t->run, "out of memory");
-        return NULL;
-    }
-    for (size_t next = 0; pk_load_running(t->run); next = (next + 1) % t->nfds) {
+    char *buf = pk_load_buffer(t->run, size);
+    for (size_t next = 0; buf && pk_load_running(t->run); next = (next + 1) % t->nfds) {
         int fd = t->fds[next];
         ssize_t n = t->sender ? write(fd, buf, size) : read(fd, buf, size);
         if (n > 0) {
@@ -102,36 +99,18 @@ static int open_channel(bool pipe_channel, int fds[2])
     return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, fds);
 }
 
-static void close_all(msg_state *s)
-{
-    for (size_t i = 0; i < 2 * s->channels; i++)
-        if (s->fds[i] >= 0)
-            close(s->fds[i]);
-    free(s->fds);
-    s->fds = NULL;
-}
-
 /* A channel per receiver: fds[] holds the write ends first, a group's side
  * by side so that a sender's list is a slice of it, then the read ends. */
-static int open_channels(msg_state *s, const pk_load_options *opt)
+static int open_channels(pk_load_run *run, msg_state *s, const pk_load_options *opt)
 {
     s->channels = opt->groups * opt->pairs;
-    s->fds = malloc(2 * s->channels * sizeof *s->fds);
-    if (!s->fds)
-        return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "msg: out of memory");
-    for (size_t i = 0; i < 2 * s->channels; i++)
-        s->fds[i] = -1;
     int *writes = s->fds, *reads = s->fds + s->channels;
     for (size_t c = 0; c < s->channels; c++) {
         int pair[2];
-        if (open_channel(opt->pipe, pair) != 0) {
-            int err = errno;
-            close_all(s);
+        if (open_channel(opt->pipe, pair) != 0 || (reads[c] = pk_load_own_fd(run, pair[0])) < 0 ||
+            (writes[c] = pk_load_own_fd(run, pair[1])) < 0)
             return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "msg: cannot open %zu %s: %s", s->channels,
-                           opt->pipe ? "pipes" : "socketpairs", strerror(err));
-        }
-        reads[c] = pair[0];
-        writes[c] = pair[1];
+                           opt->pipe ? "pipes" : "socketpairs", strerror(errno));
     }
     return PK_CONTINUE;
 }
@@ -140,12 +119,11 @@ static int start(pk_load_run *run)
 {
     const pk_load_options *opt = run->opt;
     size_t threads = 2 * opt->groups * opt->pairs;
-    msg_state *s = calloc(1, sizeof *s + threads * sizeof s->t[0]);
+    msg_state *s = pk_load_new_state(run, offsetof(msg_state, t), threads, sizeof s->t[0]);
     if (!s)
-        return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "msg: out of memory");
-    run->state = s;
+        return PK_EXIT_ENV; /* the harness reports run->error */
     s->threads = threads;
-    int status = open_channels(s, opt);
+    int status = open_channels(run, s, opt);
     if (status != PK_CONTINUE)
         return status;
     size_t pairs = opt->pairs, k = 0;
@@ -154,18 +132,9 @@ static int start(pk_load_run *run)
             s->t[k++] = (msg_thread){.run = run, .sender = true, .fds = s->fds + g * pairs, .nfds = pairs};
             s->t[k++] = (msg_thread){.run = run, .fds = s->fds + s->channels + g * pairs + i, .nfds = 1};
         }
-    if (!pk_load_workers_start(&s->workers, run, s->threads, msg_main, s->t, sizeof s->t[0])) {
-        close_all(s);
-        return PK_EXIT_ENV; /* the harness reports run->error */
-    }
+    if (!pk_load_workers_start(&s->workers, run, s->threads, msg_main, s->t, sizeof s->t[0]))
+        return PK_EXIT_ENV;
     return PK_CONTINUE;
-}
-
-static void stop(pk_load_run *run)
-{
-    msg_state *s = run->state;
-    if (pk_load_workers_stop(&s->workers, run, 1.0, NULL, NULL))
-        close_all(s);
 }
 
 static void achieved(const pk_load_run *run, pk_load_values *out)
@@ -186,6 +155,6 @@ const pk_load_kind pk_load_msg = {
     .prepare = prepare,
     .params = params,
     .start = start,
-    .stop = stop,
+    .stop = pk_load_stop_workers,
     .achieved = achieved,
 };

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -36,7 +37,7 @@ typedef struct net_end {
 } net_end;
 
 typedef struct net_state {
-    pk_load_workers workers;
+    pk_load_workers workers; /* first: pk_load_stop_workers */
     size_t pairs;
     net_end e[]; /* sender, receiver, sender, receiver, ... */
 } net_state;
@@ -74,13 +75,9 @@ static void *net_main(void *arg)
 {
     net_end *e = arg;
     size_t size = e->sender ? (size_t)e->run->opt->size : RECV_BUFFER;
-    char *buf = calloc(1, size);
-    if (!buf) {
-        pk_load_fail(e->run, "out of memory");
-        return NULL;
-    }
+    char *buf = pk_load_buffer(e->run, size);
     bool stream = is_tcp(e->run->opt);
-    while (pk_load_running(e->run)) {
+    while (buf && pk_load_running(e->run)) {
         ssize_t n = e->sender ? send(e->fd, buf, size, MSG_NOSIGNAL) : recv(e->fd, buf, size, 0);
         if (n > 0) {
             e->packets++;
@@ -127,27 +124,28 @@ static int bind_loopback(int fd, struct sockaddr_in *addr)
     return 0;
 }
 
-static int connect_udp(net_end *sender, net_end *receiver)
+static int connect_udp(pk_load_run *run, net_end *sender, net_end *receiver)
 {
     struct sockaddr_in addr;
-    receiver->fd = new_socket(false);
-    sender->fd = new_socket(false);
+    receiver->fd = pk_load_own_fd(run, new_socket(false));
+    sender->fd = pk_load_own_fd(run, new_socket(false));
     if (receiver->fd < 0 || sender->fd < 0 || bind_loopback(receiver->fd, &addr) != 0)
         return -1;
     return connect(sender->fd, (struct sockaddr *)&addr, sizeof addr);
 }
 
 /* The listener lives only until its one connection is accepted. */
-static int connect_tcp(net_end *sender, net_end *receiver)
+static int connect_tcp(pk_load_run *run, net_end *sender, net_end *receiver)
 {
     struct sockaddr_in addr;
     int listener = new_socket(true);
-    sender->fd = new_socket(true);
+    sender->fd = pk_load_own_fd(run, new_socket(true));
     int rc = -1;
     if (listener >= 0 && sender->fd >= 0 && bind_loopback(listener, &addr) == 0 && listen(listener, 1) == 0 &&
         connect(sender->fd, (struct sockaddr *)&addr, sizeof addr) == 0) {
         struct pollfd p = {.fd = listener, .events = POLLIN};
-        if (poll(&p, 1, CONNECT_MS) == 1 && (receiver->fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+        if (poll(&p, 1, CONNECT_MS) == 1 &&
+            (receiver->fd = pk_load_own_fd(run, accept4(listener, NULL, NULL, SOCK_CLOEXEC))) >= 0) {
             set_options(receiver->fd, true);
             rc = 0;
         }
@@ -159,46 +157,28 @@ static int connect_tcp(net_end *sender, net_end *receiver)
     return rc;
 }
 
-static void close_all(net_state *s)
-{
-    for (size_t i = 0; i < 2 * s->pairs; i++) {
-        if (s->e[i].fd >= 0)
-            close(s->e[i].fd);
-        s->e[i].fd = -1;
-    }
-}
+
 
 static int start(pk_load_run *run)
 {
     const pk_load_options *opt = run->opt;
-    net_state *s = calloc(1, sizeof *s + 2 * opt->workers * sizeof s->e[0]);
+    net_state *s = pk_load_new_state(run, offsetof(net_state, e), 2 * opt->workers, sizeof s->e[0]);
     if (!s)
-        return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "net: out of memory");
-    run->state = s;
+        return PK_EXIT_ENV; /* the harness reports run->error */
     s->pairs = opt->workers;
-    for (size_t i = 0; i < 2 * s->pairs; i++)
-        s->e[i] = (net_end){.run = run, .sender = i % 2 == 0, .fd = -1};
+    for (size_t i = 0; i < 2 * s->pairs; i++) {
+        s->e[i].sender = i % 2 == 0;
+        s->e[i].fd = -1;
+    }
     for (size_t p = 0; p < s->pairs; p++) {
         net_end *sender = &s->e[2 * p], *receiver = &s->e[2 * p + 1];
-        if ((is_tcp(opt) ? connect_tcp(sender, receiver) : connect_udp(sender, receiver)) != 0) {
-            int err = errno;
-            close_all(s);
+        if ((is_tcp(opt) ? connect_tcp(run, sender, receiver) : connect_udp(run, sender, receiver)) != 0)
             return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "net: cannot connect two %s sockets over 127.0.0.1: %s",
-                           opt->proto, strerror(err));
-        }
+                           opt->proto, strerror(errno));
     }
-    if (!pk_load_workers_start(&s->workers, run, 2 * s->pairs, net_main, s->e, sizeof s->e[0])) {
-        close_all(s);
-        return PK_EXIT_ENV; /* the harness reports run->error */
-    }
+    if (!pk_load_workers_start(&s->workers, run, 2 * s->pairs, net_main, s->e, sizeof s->e[0]))
+        return PK_EXIT_ENV;
     return PK_CONTINUE;
-}
-
-static void stop(pk_load_run *run)
-{
-    net_state *s = run->state;
-    if (pk_load_workers_stop(&s->workers, run, 1.0, NULL, NULL))
-        close_all(s);
 }
 
 static void achieved(const pk_load_run *run, pk_load_values *out)
@@ -226,6 +206,6 @@ const pk_load_kind pk_load_net = {
     .prepare = prepare,
     .params = params,
     .start = start,
-    .stop = stop,
+    .stop = pk_load_stop_workers,
     .achieved = achieved,
 };

@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "load_procs.h"
 #include "load_report.h"
 #include "load_sys.h"
+#include "load_workers.h"
 #include "pk_cli.h"
 #include "pk_options.h"
 
@@ -35,6 +37,25 @@ void pk_load_fail(pk_load_run *run, const char *fmt, ...)
     }
     pthread_mutex_unlock(&run->lock);
     atomic_store(&run->ended, true);
+}
+
+int pk_load_own_fd(pk_load_run *run, int fd)
+{
+    if (fd < 0 || run->fd_count < PK_LOAD_MAX_FDS)
+        return fd < 0 ? fd : (run->fds[run->fd_count++] = fd);
+    close(fd);
+    errno = EMFILE;
+    return -1;
+}
+
+/* Unless a worker may still use them. */
+static void close_owned(pk_load_run *run)
+{
+    if (run->stuck)
+        return;
+    for (size_t i = 0; i < run->fd_count; i++)
+        close(run->fds[i]);
+    run->fd_count = 0;
 }
 
 void pk_load_finish(pk_load_run *run)
@@ -65,13 +86,9 @@ static void block_stop_signals(sigset_t *set)
 static bool wait_for_end(pk_load_run *run, const pk_load_kind *kind, const sigset_t *set, uint64_t deadline)
 {
     while (!atomic_load(&run->ended)) {
-        uint64_t now = pk_now_ns();
-        if (now >= deadline)
+        if (pk_now_ns() >= deadline)
             return false;
-        uint64_t wait = deadline - now;
-        if (wait > PK_LOAD_POLL_MS * 1000000ull)
-            wait = PK_LOAD_POLL_MS * 1000000ull;
-        struct timespec ts = {(time_t)(wait / 1000000000u), (long)(wait % 1000000000u)};
+        struct timespec ts = pk_load_poll_slice(deadline);
         if (sigtimedwait(set, NULL, &ts) > 0)
             return true;
         if (kind->poll)
@@ -114,6 +131,7 @@ int pk_load_run_kind(const pk_load_kind *kind, const pk_load_options *opt)
     if (status != PK_CONTINUE) {
         if (run.failed) /* a worker's failure, not yet reported */
             pk_fail(status, PK_LOAD_CMD, "%s: %s", kind->name, run.error);
+        close_owned(&run);
         free(run.state);
         pk_proc_stat_free(&before);
         pk_load_end_processes(0, 0, NULL, NULL);
@@ -122,6 +140,7 @@ int pk_load_run_kind(const pk_load_kind *kind, const pk_load_options *opt)
     bool interrupted = wait_for_end(&run, kind, &set, t0 + (uint64_t)(opt->duration_s * 1e9));
     atomic_store(&run.stop, true);
     kind->stop(&run);
+    close_owned(&run);
     run.seconds = (double)(pk_now_ns() - t0) / 1e9;
     /* Whatever the kind left is ended now, and counted as left behind. */
     report.processes_left = pk_load_end_processes(0, 0, NULL, NULL);

@@ -15,6 +15,7 @@
 #define PK_LOAD_CMD "load"
 #define PK_LOAD_SCHEMA "portkit.load/1"
 #define PK_LOAD_MAX_CPUS 1024
+#define PK_LOAD_MAX_FDS 1024 /* descriptors a load may own (net: 2 per pair) */
 
 /* The options a kind takes (pk_load_kind.options); the others are refused. */
 enum {
@@ -86,6 +87,8 @@ typedef struct pk_load_run {
     char error[256]; /* the first failure */
     double seconds;  /* how long the load ran, set before achieved() */
     bool stuck;      /* some worker did not stop (pk_load_workers_stop) */
+    int fds[PK_LOAD_MAX_FDS]; /* the load's descriptors (pk_load_own_fd) */
+    size_t fd_count;
     void *state;     /* the kind's own: one malloc'd block, which stop() leaves
                         for achieved() and the harness frees after the report */
 } pk_load_run;
@@ -98,6 +101,10 @@ bool pk_load_running(pk_load_run *run);
  * which the harness adds), ends the run early (stopped "error", exit 3).
  * Callable from any worker thread. */
 void pk_load_fail(pk_load_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* fd (when >= 0) belongs to the load: the harness closes it once the
+ * workers have stopped, or when start() fails. Returns fd, or -1 (errno
+ * EMFILE, fd closed) when the load owns too many. For start() only. */
+int pk_load_own_fd(pk_load_run *run, int fd);
 /* The load ended by itself before --duration (e.g. cmd's command exited). */
 void pk_load_finish(pk_load_run *run);
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -126,10 +127,9 @@ static void kill_children(void *unused)
 static int start(pk_load_run *run)
 {
     const pk_load_options *opt = run->opt;
-    spawn_state *s = calloc(1, sizeof *s + opt->workers * sizeof s->w[0]);
+    spawn_state *s = pk_load_new_state(run, offsetof(spawn_state, w), opt->workers, sizeof s->w[0]);
     if (!s)
-        return pk_fail(PK_EXIT_ENV, PK_LOAD_CMD, "spawn: out of memory");
-    run->state = s;
+        return PK_EXIT_ENV; /* the harness reports run->error */
     s->count = opt->workers;
     if (!strcmp(opt->program, "true")) {
         strcpy(s->path, TRUE_PATH);
@@ -146,8 +146,6 @@ static int start(pk_load_run *run)
     int status = probe(s);
     if (status != PK_CONTINUE)
         return status;
-    for (size_t i = 0; i < s->count; i++)
-        s->w[i].run = run;
     if (!pk_load_workers_start(&s->workers, run, s->count, spawn_main, s->w, sizeof s->w[0]))
         return PK_EXIT_ENV; /* the harness reports run->error */
     return PK_CONTINUE;

@@ -94,19 +94,48 @@ bool pk_load_workers_stop(pk_load_workers *w, pk_load_run *run, double grace_s, 
     return true;
 }
 
+void pk_load_stop_workers(pk_load_run *run)
+{
+    pk_load_workers_stop(run->state, run, 2.0, NULL, NULL);
+}
+
+void *pk_load_new_state(pk_load_run *run, size_t header, size_t count, size_t item)
+{
+    char *block = calloc(1, header + count * item);
+    if (!block) {
+        pk_load_fail(run, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++)
+        *(pk_load_run **)(block + header + i * item) = run;
+    run->state = block;
+    return block;
+}
+
+void *pk_load_buffer(pk_load_run *run, size_t size)
+{
+    void *buf = calloc(1, size);
+    if (!buf)
+        pk_load_fail(run, "out of memory for %zu bytes", size);
+    return buf;
+}
+
+struct timespec pk_load_poll_slice(uint64_t t_ns)
+{
+    uint64_t now = pk_now_ns(), step = t_ns > now ? t_ns - now : 0;
+    if (step > PK_LOAD_POLL_MS * 1000000ull)
+        step = PK_LOAD_POLL_MS * 1000000ull;
+    return (struct timespec){(time_t)(step / 1000000000u), (long)(step % 1000000000u)};
+}
+
 bool pk_load_sleep_until(pk_load_run *run, uint64_t t_ns)
 {
-    for (;;) {
-        if (!pk_load_running(run))
-            return false;
-        uint64_t now = pk_now_ns();
-        if (now >= t_ns)
+    while (pk_load_running(run)) {
+        if (pk_now_ns() >= t_ns)
             return true;
-        uint64_t step = t_ns - now;
-        if (step > PK_LOAD_POLL_MS * 1000000ull)
-            step = PK_LOAD_POLL_MS * 1000000ull;
-        struct timespec ts = {(time_t)(step / 1000000000u), (long)(step % 1000000000u)};
+        struct timespec ts = pk_load_poll_slice(t_ns);
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
         }
     }
+    return false;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "load_run.h"
 
@@ -33,6 +34,24 @@ bool pk_load_workers_start(pk_load_workers *w, pk_load_run *run, size_t count, v
  * Joins them and frees w; false when some did not return (they are left
  * running, detached, and the run fails). */
 bool pk_load_workers_stop(pk_load_workers *w, pk_load_run *run, double grace_s, void (*force)(void *), void *ctx);
+
+/* The stop of a kind whose state starts with its pk_load_workers and holds
+ * nothing else to undo: waits up to 2 s for them. */
+void pk_load_stop_workers(pk_load_run *run);
+
+/* run->state: a zeroed block of header bytes and count worker slots of
+ * item bytes after it, each slot starting with its pk_load_run pointer,
+ * which is set. NULL (run->error set, for the harness to report) without
+ * memory. header is offsetof(the state, its flexible array of slots). */
+void *pk_load_new_state(pk_load_run *run, size_t header, size_t count, size_t item);
+
+/* A zeroed buffer of size bytes for a worker, or NULL after failing the
+ * run ("out of memory for N bytes"). */
+void *pk_load_buffer(pk_load_run *run, size_t size);
+
+/* How long to wait now for t_ns: what is left of it, at most
+ * PK_LOAD_POLL_MS; zero once it has passed. */
+struct timespec pk_load_poll_slice(uint64_t t_ns);
 
 /* Sleeps until the monotonic time t_ns (pk_now_ns), waking every
  * PK_LOAD_POLL_MS to check the run: false when it was told to stop. */

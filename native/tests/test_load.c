@@ -25,19 +25,8 @@ static int parse(int argc, char **argv, const char **line)
     return status;
 }
 
-static void expect_error(const char *want_line, int argc, char **argv)
-{
-    char want[512];
-    const char *got;
-    snprintf(want, sizeof want, "portkit-target load: %s\n", want_line);
-    CHECK(parse(argc, argv, &got) == PK_EXIT_USAGE);
-    CHECK(!strcmp(got, want));
-    if (strcmp(got, want))
-        fprintf(stderr, "  want: %s  got:  %s", want, got);
-}
-
 #define ARGS(...) (int)(sizeof((char *[]){"load", __VA_ARGS__}) / sizeof(char *)), (char *[]){"load", __VA_ARGS__, NULL}
-#define EXPECT(line, ...) expect_error(line, ARGS(__VA_ARGS__))
+#define EXPECT(line, ...) pk_test_expect_usage(parse, "load", line, ARGS(__VA_ARGS__))
 
 static bool parses(int argc, char **argv)
 {
