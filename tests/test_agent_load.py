@@ -448,3 +448,23 @@ def test_cross_agent_cannot_run_itself_again(
     else:
         assert proc.returncode == 3
         assert "binfmt_misc, use --program true" in one_error_line(proc.stderr)
+
+
+def test_cross_agent_ends_hiding_descendants_without_a_subreaper(
+    cross_agent: Callable[[str, str | None], list[str]], tmp_path: Path, token: str
+) -> None:
+    """qemu-user refuses PR_SET_CHILD_SUBREAPER, so orphans go to init: the load finds the
+    command's descendants through their parents while they live, and ends them all."""
+    pids = tmp_path / "pids"
+    script = f"setsid sleep 71 & echo $! >> {pids}; (sleep 72 & echo $! >> {pids}); sleep 73"
+    doc = run_load(cross_agent("aarch64-linux-gnu", None), ["cmd", "--cmd", script, "--duration", "1"], token, tmp_path)
+    assert doc["stopped"] == "completed" and doc["achieved"]["ended_by"] == "SIGTERM"
+    started = [int(line) for line in pids.read_text().split()]
+    assert len(started) == 2
+    assert left_behind(token, doc["achieved"]["process_group"]) == []
+    for pid in started:  # gone, or dead and waiting for init
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1][0]
+        except FileNotFoundError:
+            continue
+        assert state == "Z", pid

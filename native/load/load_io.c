@@ -49,8 +49,8 @@ typedef struct io_state {
 
 static int prepare(pk_load_options *opt)
 {
-    if (!opt->path)
-        opt->path = DEFAULT_PATH;
+    if (!opt->path) /* a board's root may hold no /usr */
+        opt->path = access(DEFAULT_PATH, R_OK | X_OK) == 0 ? DEFAULT_PATH : "/";
     if (!opt->dir)
         opt->dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     if (!(opt->given & PK_LOAD_OPT_SIZE))

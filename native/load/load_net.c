@@ -61,6 +61,9 @@ static int prepare(pk_load_options *opt)
                        (unsigned long long)opt->size, (unsigned long long)max, opt->proto);
     if (!(opt->given & PK_LOAD_OPT_WORKERS))
         opt->workers = 1;
+    if (opt->workers * 2 > PK_LOAD_MAX_THREADS)
+        return pk_fail(PK_EXIT_USAGE, PK_LOAD_CMD, "--workers %llu: net runs at most %d pairs of threads",
+                       (unsigned long long)opt->workers, PK_LOAD_MAX_THREADS / 2);
     return PK_CONTINUE;
 }
 

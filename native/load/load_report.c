@@ -138,10 +138,11 @@ static int write_json(FILE *out, const pk_load_report *r)
 
 /* ---- text ------------------------------------------------------------------ */
 
+/* 160.2, 47.7, 0.25: a tenth past 100, three digits below. */
 static void text_double(FILE *out, double d)
 {
     if (isfinite(d))
-        fprintf(out, "%.1f", d);
+        fprintf(out, fabs(d) >= 100 ? "%.1f" : "%.3g", d);
     else
         fputs("-", out);
 }

@@ -142,7 +142,8 @@ int pk_load_run_kind(const pk_load_kind *kind, const pk_load_options *opt)
     kind->stop(&run);
     close_owned(&run);
     run.seconds = (double)(pk_now_ns() - t0) / 1e9;
-    /* Whatever the kind left is ended now, and counted as left behind. */
+    /* Whatever the kind left is ended now; what outlives a second of
+     * SIGKILL is left behind, and fails the run. */
     report.processes_left = pk_load_end_processes(0, 0, NULL, NULL);
     double cpu_after = pk_process_cpu_seconds();
     pk_proc_stat_read(&after);

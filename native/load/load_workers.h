@@ -13,7 +13,8 @@
 
 #include "load_run.h"
 
-/* At most this many threads in one load (msg: groups x pairs x 2). */
+/* At most this many threads of one kind (--workers, net's pairs, msg's
+ * groups x pairs x 2): small stacks, but a 32-bit address space. */
 #define PK_LOAD_MAX_THREADS 256
 
 typedef struct pk_load_thread pk_load_thread;

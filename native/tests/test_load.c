@@ -65,6 +65,7 @@ static void test_usage_errors(void)
     EXPECT("--proto 'sctp': expected udp or tcp", "net", "--proto", "sctp");
     EXPECT("--size 65508: at most 65507 bytes over udp", "net", "--size", "65508");
     EXPECT("--program 'ls': expected true or self", "spawn", "--program", "ls");
+    EXPECT("--workers 129: net runs at most 128 pairs of threads", "net", "--workers", "129");
     EXPECT("--groups 64 x --pairs 64: more than 256 threads", "msg", "--groups", "64", "--pairs", "64");
     EXPECT("--path '/no/such/dir': No such file or directory", "io", "--path", "/no/such/dir");
     EXPECT("noop takes no options", "noop", "--json");
