@@ -126,11 +126,7 @@ static int write_json(FILE *out, const pk_load_report *r)
     pk_json_key(&j, "cleanup");
     pk_json_begin_object(&j);
     pk_json_kv_uint(&j, "processes_left", r->processes_left);
-    pk_json_key(&j, "descriptors_left");
-    if (r->descriptors_left < 0)
-        pk_json_null(&j);
-    else
-        pk_json_int(&j, r->descriptors_left);
+    pk_json_kv_int_or_null(&j, "descriptors_left", r->descriptors_left >= 0, r->descriptors_left);
     pk_json_kv_bool(&j, "adopts_orphans", r->adopts_orphans);
     pk_json_end_object(&j);
     return pk_json_end_command(&j, PK_LOAD_CMD);
