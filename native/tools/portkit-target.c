@@ -18,6 +18,7 @@ static const command commands[] = {
     {"vdso", pk_cmd_vdso, "list, verify and benchmark the kernel's vDSO"},
     {"crc32c", pk_cmd_crc32c, "CRC32C of files, --check a list, --bench the implementations"},
     {"rt", pk_cmd_rt, "wake-up latency per CPU (cyclictest's method), sysinfo, timerlat"},
+    {"load", pk_cmd_load, "a bounded load (cpu, spawn, io, net, mem, msg, cmd) and what it achieved"},
 };
 
 static void usage(FILE *out)
