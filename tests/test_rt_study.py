@@ -106,6 +106,29 @@ def test_an_emulated_target_measures_through_the_same_plumbing(tmp_path: Path) -
     description = json.loads((study / "study.json").read_text())
     assert description["target"] == "qemu-aarch64"
     assert cell(study, "idle-1000us")["rt"]["sysinfo"]["kernel"]["machine"] == "aarch64"
+    emulated = "EMULATED by qemu-user: these timings mean nothing about a board (plumbing only)"
+    assert proc.stdout.splitlines()[1] == emulated
+
+
+def test_a_load_runs_beside_the_measurement_and_reports_what_it_achieved(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    proc = rt("run", "--loads", "cpu", "--loops", "1000", "--load-options", "cpu=--duty 50 --workers 1", "-o", study)
+    assert proc.returncode == 0, proc.stderr
+    [load] = cell(study, "cpu-1000us")["loads"]
+    assert (load["schema"], load["kind"], load["stopped"]) == ("portkit.load/1", "cpu", "interrupted")
+    assert load["params"]["duty_percent"] == 50 and load["params"]["workers"] == 1
+    # It ran through the settling second and the measurement (1000 loops of 1 ms), then was asked to end.
+    assert load["duration_s"] >= 1.9 and load["achieved"]["workers_cpu_percent"] > 0
+    assert load["cleanup"] == {**load["cleanup"], "processes_left": 0, "descriptors_left": 0}
+    assert json.loads((study / "study.json").read_text())["measure"]["load_options"] == {"cpu": "--duty 50 --workers 1"}
+    assert "cpu " in rt("table", study).stdout.splitlines()[-1]
+
+
+def test_a_load_the_agent_refuses_stops_the_study_before_measuring(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    proc = rt("run", "--loads", "cpu", "--loops", "100", "--load-options", "cpu=--bogus", "-o", study)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "--bogus" in proc.stderr
+    assert not (study / "cells" / "cpu-1000us.json").exists()
 
 
 @pytest.mark.parametrize(
@@ -116,6 +139,8 @@ def test_an_emulated_target_measures_through_the_same_plumbing(tmp_path: Path) -
         (["--intervals", "0"], "--intervals 0: each from 1 us to 10 s"),
         (["--intervals", "fast"], "--intervals fast: whole numbers of microseconds, comma-separated"),
         (["--duration", "-1"], "--duration -1: not from 0 to a week of seconds"),
+        (["--load-options", "disk=--fast"], "--load-options disk=--fast: KIND=OPTIONS with KIND one of cpu"),
+        (["--load-options", "cpu='--duty"], "--load-options cpu='--duty: No closing quotation"),
     ],
 )
 def test_bad_options_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:

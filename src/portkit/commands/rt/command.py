@@ -22,7 +22,15 @@ from pathlib import Path
 
 from portkit.commands.rt import compare, table
 from portkit.commands.rt.results import read_results
-from portkit.commands.rt.study import LOADS, SCHEMA_SYSINFO, Measure, Study, cells_of, terminal_status
+from portkit.commands.rt.study import (
+    LOADS,
+    SCHEMA_SYSINFO,
+    Measure,
+    Study,
+    cells_of,
+    load_options,
+    terminal_status,
+)
 from portkit.commands.rt.summary import row
 from portkit.commands.rt.sysinfo import render as render_sysinfo
 from portkit.core.command import Parser, add_command, whole
@@ -120,6 +128,13 @@ def _run_mode(modes: argparse._SubParsersAction) -> None:
         "--timerlat",
         action="store_true",
         help="after each cell's measurement, as long again: the kernel's timerlat tracer (IRQ vs thread latency)",
+    )
+    parser.add_argument(
+        "--load-options",
+        action="append",
+        default=[],
+        metavar="KIND=OPTIONS",
+        help="a load's own options, e.g. 'cpu=--duty 80' or 'net=--proto tcp' (portkit-target load KIND --help)",
     )
     parser.add_argument("--cmd", metavar="COMMAND", help="the shell command the load `cmd` runs")
 
@@ -219,7 +234,8 @@ def run_study(args: argparse.Namespace) -> int:
     )
     target = parse_target(args.target, args.agent)
     status = terminal_status()
-    study = Study(args.directory, target, cells_of(loads, intervals, args.cmd), measure, status=status)
+    cells = cells_of(loads, intervals, args.cmd)
+    study = Study(args.directory, target, cells, measure, load_options(args.load_options), status=status)
     try:
         study.run()
     except KeyboardInterrupt:
@@ -228,15 +244,11 @@ def run_study(args: argparse.Namespace) -> int:
         return 130
     finally:
         status("")
-    title, cells = read_results(args.directory)
-    emit(args.format, table.document([row(n, c) for n, c in cells], title), lambda d: table.text(_rows(d), title), None)
+    results = read_results(args.directory)
+    rows = [row(name, cell) for name, cell in results.cells]
+    heading = results.heading()
+    emit(args.format, table.document(rows, heading, results.emulated), lambda _: table.text(rows, heading), None)
     return Exit.OK
-
-
-def _rows(document: dict) -> list:
-    from portkit.commands.rt.summary import Row
-
-    return [Row(**r) for r in document["rows"]]
 
 
 def _intervals(text: str) -> list[int]:
@@ -256,23 +268,30 @@ def sysinfo(args: argparse.Namespace) -> int:
 
 
 def show_table(args: argparse.Namespace) -> int:
-    title, cells = read_results(args.results)
-    rows = [row(name, cell) for name, cell in cells]
+    results = read_results(args.results)
+    rows = [row(name, cell) for name, cell in results.cells]
+    heading = results.heading()
     if args.format == "markdown":
-        deliver(table.markdown(rows, title), args.output)
+        deliver(table.markdown(rows, heading), args.output)
     elif args.format == "csv":
         deliver(table.csv_text(rows), args.output)
     else:
-        emit(args.format, table.document(rows, title), lambda _: table.text(rows, title), args.output)
+        emit(
+            args.format,
+            table.document(rows, heading, results.emulated),
+            lambda _: table.text(rows, heading),
+            args.output,
+        )
     return Exit.OK
 
 
 def make_plots(args: argparse.Namespace) -> int:
     from portkit.commands.rt.plot import plot
 
-    title, cells = read_results(args.results)
+    results = read_results(args.results)
     directory = args.to or (args.results / "plots" if args.results.is_dir() else args.results.parent / "plots")
-    files = plot(cells, directory, title)
+    title = results.title + (" (EMULATED: timings mean nothing)" if results.emulated else "")
+    files = plot(results.cells, directory, title)
     document = {"schema": "portkit.rt-plots/1", "files": [str(f) for f in files]}
     emit(args.format, document, lambda d: [*d["files"]] or ["nothing to plot: no histograms or series"], args.output)
     return Exit.OK
@@ -281,8 +300,9 @@ def make_plots(args: argparse.Namespace) -> int:
 def compare_results(args: argparse.Namespace) -> int:
     sides = []
     for path in args.results:
-        title, cells = read_results(path)
-        sides.append(compare.Side(title, {name: row(name, cell) for name, cell in cells}))
+        results = read_results(path)
+        label = results.label + (" (emulated)" if results.emulated else "")
+        sides.append(compare.Side(label, {name: row(name, cell) for name, cell in results.cells}))
     emit(args.format, compare.document(sides), compare.text, args.output)
     return Exit.OK
 

@@ -6,14 +6,28 @@ import` made from cyclictest or rtla output)."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from portkit.commands.rt.study import CELLS, SCHEMA_RT, SCHEMA_STUDY, STUDY
 from portkit.core.errors import BadInput
 
+EMULATED = "EMULATED by qemu-user: these timings mean nothing about a board (plumbing only)"
 
-def read_results(path: Path) -> tuple[str, list[tuple[str, dict]]]:
-    """(a title, [(cell name, document)]) from a study directory or a result file."""
+
+@dataclass(frozen=True)
+class Results:
+    label: str  # the path as given: what compare calls it
+    title: str  # the path, the target and its kernel: what a table or plot is headed with
+    emulated: bool  # measured under qemu-user
+    cells: list[tuple[str, dict]]  # (cell name, document)
+
+    def heading(self) -> list[str]:
+        return [self.title, *([EMULATED] if self.emulated else [])]
+
+
+def read_results(path: Path) -> Results:
+    """The cells of a study directory, a directory of results, or a result file."""
     if path.is_dir() and not (path / STUDY).exists():
         return _results_directory(path)
     if path.is_dir():
@@ -27,15 +41,16 @@ def read_results(path: Path) -> tuple[str, list[tuple[str, dict]]]:
                 found.append((name, _json(cell)))
         if not found:
             raise BadInput(f"{path}: no measured cells yet (portkit rt run -o {path} measures them)")
-        return _title(path, study), found
+        target = study.get("target") or ""
+        return Results(str(path), _title(path, study), target.startswith("qemu-"), found)
     document = _json(path)
     rt = document.get("rt", document)
     if rt.get("schema") != SCHEMA_RT:
         raise BadInput(f"{path}: not a portkit rt result (schema {rt.get('schema')!r})")
-    return path.name, [(path.stem, document)]
+    return Results(str(path), str(path), False, [(path.stem, document)])
 
 
-def _results_directory(path: Path) -> tuple[str, list[tuple[str, dict]]]:
+def _results_directory(path: Path) -> Results:
     """Every result file in a directory that holds no study, by name."""
     found = []
     for file in sorted(path.glob("*.json")):
@@ -44,7 +59,7 @@ def _results_directory(path: Path) -> tuple[str, list[tuple[str, dict]]]:
             found.append((file.stem, document))
     if not found:
         raise BadInput(f"{path}: neither a study ({STUDY}) nor any portkit rt result (*.json)")
-    return str(path), found
+    return Results(str(path), str(path), False, found)
 
 
 def _json(path: Path) -> dict:

@@ -11,6 +11,7 @@ loads to end and keeps what they achieved beside the measurement.
 from __future__ import annotations
 
 import json
+import shlex
 import signal
 import sys
 import time
@@ -96,7 +97,7 @@ class Study:
     target: Target
     cells: list[Cell]
     measure: Measure
-    load_args: dict[str, list[str]] = field(default_factory=dict)  # extra options per load kind
+    load_options: dict[str, str] = field(default_factory=dict)  # a kind's own agent options, as typed
     status: Callable[[str], None] = lambda line: None
 
     def cell_path(self, cell: Cell) -> Path:
@@ -160,6 +161,7 @@ class Study:
                 "cpus": m.cpus,
                 "break_us": m.break_us,
                 "timerlat": m.timerlat,
+                "load_options": dict(sorted(self.load_options.items())),
             },
             "cells": [c.name for c in self.cells],
         }
@@ -171,6 +173,9 @@ class Study:
         try:
             if loads:
                 time.sleep(SETTLE_SECONDS)
+                for load in loads:
+                    if load.proc.poll() is not None:
+                        load.wait()  # a load that ended already was refused: its one line, before measuring
             rt = self._measure_latency(cell, measure, seconds)
         except BaseException:
             for load in loads:
@@ -192,7 +197,7 @@ class Study:
         if kind == "cmd":
             args = ["load", "cmd", "--cmd", cell.command or "true"]
         else:
-            args = ["load", kind, *self.load_args.get(kind, [])]
+            args = ["load", kind, *shlex.split(self.load_options.get(kind, ""))]
         call = AgentCall((*args, "--duration", f"{duration:g}"), SCHEMA_LOAD, START_SECONDS + duration + 10)
         return self.target.launch(call)
 
@@ -219,6 +224,21 @@ class Study:
         worst = progress.get("max_ns")
         worst_text = f", max {worst / 1000:.0f} us" if isinstance(worst, int | float) else ""
         self.status(f"{cell.name}: {elapsed:.0f}/{seconds:.0f} s{worst_text}")
+
+
+def load_options(given: Sequence[str]) -> dict[str, str]:
+    """`--load-options 'cpu=--duty 80 --workers 1'` (repeatable) as {kind: options}."""
+    options: dict[str, str] = {}
+    for text in given:
+        kind, sep, value = text.partition("=")
+        if not sep or kind not in LOADS:
+            raise BadInput(f"--load-options {text}: KIND=OPTIONS with KIND one of {', '.join(LOADS)}")
+        try:
+            shlex.split(value)
+        except ValueError as err:
+            raise BadInput(f"--load-options {text}: {err}") from None
+        options[kind] = value
+    return options
 
 
 def cells_of(loads: Sequence[str], intervals: Sequence[int], command: str | None) -> list[Cell]:

@@ -98,19 +98,19 @@ def merged_histogram(threads: list[dict]) -> Histogram | None:
     )
 
 
-# What each load reports, in the order it is worth reading, and how to say it.
+# What each load reports, in the order it is worth reading, and its unit.
 ACHIEVED = (
-    ("spawns_per_s", "{:.0f} spawns/s"),
-    ("files_per_s", "{:.0f} files/s"),
-    ("fsyncs_per_s", "{:.0f} fsyncs/s"),
-    ("packets_per_s", "{:.0f} packets/s"),
-    ("messages_per_s", "{:.0f} messages/s"),
-    ("ops_per_s", "{:.0f} ops/s"),
+    ("spawns_per_s", "spawns/s"),
+    ("files_per_s", "files/s"),
+    ("fsyncs_per_s", "fsyncs/s"),
+    ("packets_per_s", "packets/s"),
+    ("messages_per_s", "messages/s"),
+    ("ops_per_s", "ops/s"),
 )
 
 
 def achieved(loads: list[dict]) -> str:
-    """`cpu 98%`, `io 1.2 MB/s 310 fsyncs/s`: each load as it measured itself."""
+    """`cpu 198%`, `io 67% 55 MB/s 167k files/s 840 fsyncs/s`: each load as it measured itself."""
     if not loads:
         return "-"
     parts = []
@@ -120,19 +120,21 @@ def achieved(loads: list[dict]) -> str:
         if got.get("cpu_percent") is not None:
             words.append(f"{got['cpu_percent']:.0f}%")
         if got.get("bytes_per_s"):
-            words.append(_bytes(got["bytes_per_s"]))
-        words += [text.format(got[key]) for key, text in ACHIEVED if got.get(key)]
+            words.append(f"{_si(got['bytes_per_s'], ' ')}B/s")
+        words += [f"{_si(got[key])} {unit}" for key, unit in ACHIEVED if got.get(key)]
         parts.append(" ".join(words))
     busy = [load.get("achieved", {}).get("system_busy_percent") for load in loads]
     system = next((b for b in busy if b is not None), None)
     return "; ".join(parts) + (f" (system {system:.0f}% busy)" if system is not None else "")
 
 
-def _bytes(per_second: float) -> str:
-    for unit, size in (("GB/s", 1e9), ("MB/s", 1e6), ("kB/s", 1e3)):
-        if per_second >= size:
-            return f"{per_second / size:.1f} {unit}"
-    return f"{per_second:.0f} B/s"
+def _si(value: float, space: str = "") -> str:
+    """368030367 -> '368M', 1.2e9 -> '1.2G', 840 -> '840' (with space: '368 M', '840 ')."""
+    for prefix, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if value >= size:
+            scaled = value / size
+            return f"{scaled:.1f}{space}{prefix}" if scaled < 10 else f"{scaled:.0f}{space}{prefix}"
+    return f"{value:.0f}{space}"
 
 
 def us(ns: int | None, digits: int = 1) -> str:

@@ -34,8 +34,9 @@ def cells(row: Row) -> list[str]:
     ]
 
 
-def markdown(rows: Sequence[Row], title: str) -> str:
-    lines = [f"**{title}** (latencies in µs)", "", "| " + " | ".join(HEADER) + " |"]
+def markdown(rows: Sequence[Row], heading: Sequence[str]) -> str:
+    lines = [f"**{heading[0]}** (latencies in µs)", *[f"\n**{line}**" for line in heading[1:]]]
+    lines += ["", "| " + " | ".join(HEADER) + " |"]
     lines.append("|" + "|".join("---:" if i in NUMBERS else "---" for i in range(len(HEADER))) + "|")
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in cells(r)) + " |" for r in rows]
     return "\n".join(lines) + "\n"
@@ -50,11 +51,13 @@ def csv_text(rows: Sequence[Row]) -> str:
     return out.getvalue()
 
 
-def document(rows: Sequence[Row], title: str) -> dict:
-    return {"schema": SCHEMA, "title": title, "rows": [asdict(r) for r in rows]}
+def document(rows: Sequence[Row], heading: Sequence[str], emulated: bool) -> dict:
+    return {"schema": SCHEMA, "title": heading[0], "emulated": emulated, "rows": [asdict(r) for r in rows]}
 
 
-def text(rows: Sequence[Row], title: str) -> list:
-    from portkit.core.output import columns
+def text(rows: Sequence[Row], heading: Sequence[str]) -> list:
+    from portkit.core.output import columns, styled
 
-    return [f"{title}; latencies in us", "", columns(HEADER, [cells(r) for r in rows], right=NUMBERS)]
+    title = styled(f"{heading[0]}; latencies in us", "bold")  # a Text: a long path is not wrapped
+    lines: list = [title, *[styled(line, "yellow") for line in heading[1:]], ""]
+    return [*lines, columns(HEADER, [cells(r) for r in rows], right=NUMBERS)]
