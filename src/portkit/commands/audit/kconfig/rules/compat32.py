@@ -120,7 +120,7 @@ ROWS: tuple[KconfigRule, ...] = (
             "y but exists only when the kernel build can compile AArch32 code: with CROSS_COMPILE_COMPAT "
             "naming an AArch32 cross compiler, or when building with clang and ld.lld (CC_IS_CLANG and "
             "LD_IS_LLD); big-endian kernels never have it. Otherwise Kconfig drops it without a word and "
-            "32-bit programs still run, each time call entering the kernel (`portkit vdso bench` measures "
+            "32-bit programs still run, every time call entering the kernel (`portkit vdso bench` measures "
             "the cost)."
         ),
         source=(
