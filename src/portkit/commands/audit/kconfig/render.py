@@ -52,7 +52,8 @@ def render_header(document: dict[str, Any], show: str) -> list[RenderableType]:
 
 def _checked(summary: dict[str, int]) -> str:
     failed = ", ".join(f"{summary[k]} {k.upper()}" for k in ("fail", "warn", "note") if summary[k])
-    text = f"{summary['checked']} rules: {summary['ok']} OK" + (f", {failed}" if failed else "")
+    rules = "rule" if summary["checked"] == 1 else "rules"
+    text = f"{summary['checked']} {rules}: {summary['ok']} OK" + (f", {failed}" if failed else "")
     if summary["skipped"]:
         text += f"; {summary['skipped']} skipped (other architectures or conditions)"
     return text
