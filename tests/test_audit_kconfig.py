@@ -325,3 +325,14 @@ def test_unknown_or_contradictory_architecture(tmp_path: Path, text: str, proble
     document = json.loads(proc.stdout)
     assert document["kernel"]["arch"] is None
     assert checks(document)["PKK201"]["result"] == "SKIP: arm64 only, and the architecture is unknown"
+
+
+def test_help_shows_examples_and_a_missing_mode_is_one_line() -> None:
+    for args in (["audit"], ["audit", "kconfig"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "portkit", *args, "--help"], capture_output=True, text=True, timeout=60
+        )
+        examples = proc.stdout.split("examples:")
+        assert proc.returncode == 0 and len(examples) == 2 and f"portkit {' '.join(args)}" in examples[1]
+    proc = subprocess.run([sys.executable, "-m", "portkit", "audit"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "portkit audit" in proc.stderr
