@@ -147,3 +147,17 @@ def test_bad_options_are_one_line(tmp_path: Path, args: list[str], message: str)
     proc = rt("run", *args, "-o", tmp_path / "x")
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_sysinfo_in_words_and_as_the_agents_document() -> None:
+    document = json.loads(rt("sysinfo", "--format", "json").stdout)
+    assert document["schema"] == "portkit.rt-sysinfo/1" and document["target"] == "local"
+    text = rt("sysinfo").stdout.splitlines()
+    names = [line.split("  ")[0] for line in text if line and not line.startswith(" ")]
+    assert names[:4] == ["kernel", "preemption", "timer", "cpus"]
+    kernel = document["kernel"]
+    assert text[0].split(None, 1)[1].startswith(f"{kernel['release']} {kernel['machine']}")
+    warnings = document["warnings"]
+    assert (f"{len(warnings)} warnings:" in text) == bool(warnings)
+    for warning in warnings:
+        assert f"  {warning['about']}: {warning['message']}" in text

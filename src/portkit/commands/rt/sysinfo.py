@@ -43,16 +43,12 @@ def _facts(d: dict) -> Iterable[tuple[str, str]]:
     throttle = d.get("rt_throttling")
     yield "rt throttling", _throttling(throttle)
     dma = d.get("cpu_dma_latency") or {}
-    yield (
-        "cpu_dma_latency",
-        f"{dma.get('path')} " + ("can be held" if dma.get("openable") else f"not {dma.get('error')}"),
-    )
+    held = "can be held" if dma.get("openable") else f"cannot be opened ({dma.get('error')})"
+    yield "cpu_dma_latency", f"{dma.get('path')} {held}"
     tracefs = d.get("tracefs") or {}
-    timerlat = "timerlat available" if tracefs.get("timerlat") else f"no timerlat ({tracefs.get('why')})"
-    yield (
-        "tracefs",
-        f"{tracefs.get('path') or 'not mounted'}; tracers {' '.join(tracefs.get('tracers') or [])}; {timerlat}",
-    )
+    tracers = " ".join(tracefs.get("tracers") or []) or "none"
+    timerlat = "timerlat available" if tracefs.get("timerlat") else "no timerlat (see the warnings)"
+    yield "tracefs", f"{tracefs.get('path') or 'not mounted'}; tracers {tracers}; {timerlat}"
     yield "load average", " ".join(str(x) for x in d.get("loadavg") or [])
     hypervisor = d.get("hypervisor")
     yield "hypervisor", {True: "yes", False: "no", None: "unknown"}.get(hypervisor, str(hypervisor))
