@@ -87,6 +87,9 @@ def render(document: dict) -> list[RenderableType]:
         for line in rec["reasons"]:
             out.append(Text.assemble("  ", ("why:", "bold"), f" {line}"))
         out.append("")
+    note = _bit_order_note(document)
+    if note:
+        out.append(note)
     incomplete = sum(1 for r in document["records"] if r["incomplete"])
     out.append(
         f"{document['records_changed']} of {document['records_total']} records differ between "
@@ -95,3 +98,22 @@ def render(document: dict) -> list[RenderableType]:
         + (" (--all shows every record)" if document["records_total"] > len(document["records"]) else "")
     )
     return out
+
+
+def _bit_order_note(document: dict) -> str | None:
+    """Where a big-endian ABI's bit-fields are shown: which end of a byte bit
+    offsets count from (docs/formats.md, the layout's bit_offset)."""
+    big = [a["name"] for a in document["abis"] if a.get("byte_order") == "big"]
+    shown = any(
+        "bit_width" in f for r in document["records"] for lay in r["layouts"].values() if lay for f in lay["fields"]
+    )
+    if not big or not shown:
+        return None
+    little = [a["name"] for a in document["abis"] if a.get("byte_order") != "big"]
+    note = (
+        f"bit offsets on {', '.join(big)} (big-endian) count from the most significant bit of each byte:"
+        " bit N is 0x80 >> N % 8 of byte N / 8"
+    )
+    if little:
+        note += f"; on {', '.join(little)} from the least (0x01 << N % 8): the same offset is another bit in memory"
+    return note
