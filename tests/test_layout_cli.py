@@ -107,9 +107,9 @@ def test_big_endian_bit_offsets_are_explained(capsys) -> None:
     kinds = {n: next(f for f in lay["fields"] if f["name"] == "kind") for n, lay in frame["layouts"].items()}
     assert {n: (f["bit_offset"], f["bit_width"]) for n, f in kinds.items()} == {"arm": (256, 4), "powerpc": (256, 4)}
     assert main(["layout", str(LEGACY / "wire.h"), "--abi", "arm", "--abi", "ppc", "--all"]) == 0
-    text = " ".join(capsys.readouterr().out.split())
-    assert "bit offsets on powerpc (big-endian) count from the most significant bit of each byte" in text
-    assert "on arm from the least (0x01 << N % 8): the same offset is another bit in memory" in text
+    text = capsys.readouterr().out
+    assert "bit N = byte N/8, bit 0x80>>N%8 on powerpc (big-endian: bit-fields fill each byte from the top)" in text
+    assert "bit N = byte N/8, bit 0x01<<N%8 on arm: the same offset is another bit in memory" in text
     assert main(["layout", str(LEGACY / "wire.h"), "--abi", "arm", "--abi", "aarch64", "--all"]) == 0
     assert "big-endian" not in capsys.readouterr().out
 

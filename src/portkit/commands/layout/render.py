@@ -87,9 +87,7 @@ def render(document: dict) -> list[RenderableType]:
         for line in rec["reasons"]:
             out.append(Text.assemble("  ", ("why:", "bold"), f" {line}"))
         out.append("")
-    note = _bit_order_note(document)
-    if note:
-        out.append(note)
+    out += _bit_order_note(document)
     incomplete = sum(1 for r in document["records"] if r["incomplete"])
     out.append(
         f"{document['records_changed']} of {document['records_total']} records differ between "
@@ -100,7 +98,7 @@ def render(document: dict) -> list[RenderableType]:
     return out
 
 
-def _bit_order_note(document: dict) -> str | None:
+def _bit_order_note(document: dict) -> list[str]:
     """Where a big-endian ABI's bit-fields are shown: which end of a byte bit
     offsets count from (docs/formats.md, the layout's bit_offset)."""
     big = [a["name"] for a in document["abis"] if a.get("byte_order") == "big"]
@@ -108,12 +106,10 @@ def _bit_order_note(document: dict) -> str | None:
         "bit_width" in f for r in document["records"] for lay in r["layouts"].values() if lay for f in lay["fields"]
     )
     if not big or not shown:
-        return None
+        return []
     little = [a["name"] for a in document["abis"] if a.get("byte_order") != "big"]
-    note = (
-        f"bit offsets on {', '.join(big)} (big-endian) count from the most significant bit of each byte:"
-        " bit N is 0x80 >> N % 8 of byte N / 8"
-    )
+    where = "bit N = byte N/8, bit"
+    lines = [f"{where} 0x80>>N%8 on {', '.join(big)} (big-endian: bit-fields fill each byte from the top)"]
     if little:
-        note += f"; on {', '.join(little)} from the least (0x01 << N % 8): the same offset is another bit in memory"
-    return note
+        lines.append(f"{where} 0x01<<N%8 on {', '.join(little)}: the same offset is another bit in memory")
+    return lines
