@@ -5,7 +5,7 @@ each round runs one, then the other (in alternating order), each timing
 every kernel it has over a few inner repeats; the table shows the median
 over rounds, GB/s = 1e9 bytes/s, and ratios of medians.
 
-    python bench/crc32c/bench_i686.py [--rounds N] I686_BENCH X86_64_BENCH [SIZE ...]
+    python bench/crc32c/bench_i686.py [--rounds N] [--write docs/benchmarks.md] I686_BENCH X86_64_BENCH [SIZE ...]
 
 bench/crc32c/i686.sh builds both and runs this.
 """
@@ -13,11 +13,16 @@ bench/crc32c/i686.sh builds both and runs this.
 from __future__ import annotations
 
 import argparse
-import platform
 import re
 import statistics
 import subprocess
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchlib import machine, write_section
+
+BEGIN, END = "<!-- crc32c-i686:begin -->", "<!-- crc32c-i686:end -->"
 
 DEFAULT_SIZES = ["64", "256", "1k", "4k", "64k", "1m", "64m"]
 # (build, kernel) columns, then ratios as (numerator, denominator) columns
@@ -59,17 +64,11 @@ def run_once(program: Path, sizes: list[str], inner: int) -> tuple[str, dict[tup
     return selected, results
 
 
-def machine() -> str:
-    lines = Path("/proc/cpuinfo").read_text().splitlines()
-    model = next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "?")
-    cpus = sum(1 for line in lines if line.startswith("processor"))
-    return f"{model}, {cpus} CPUs, kernel {platform.release()}"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--inner", type=int, default=5, help="repeats inside each bench_impls run")
+    parser.add_argument("--write", type=Path, help="replace the i686 CRC32C section of this markdown file")
     parser.add_argument("i686", type=Path)
     parser.add_argument("x86_64", type=Path)
     parser.add_argument("sizes", nargs="*", default=DEFAULT_SIZES)
@@ -83,14 +82,25 @@ def main() -> None:
             selected[build], results = run_once(programs[build], args.sizes, args.inner)
             for (kernel, size), value in results.items():
                 samples.setdefault((build, kernel, size), []).append(value)
+    section = markdown(samples, selected, args.rounds, args.inner)
+    print(section)
+    if args.write:
+        write_section(args.write, section, BEGIN, END)
+
+
+def markdown(
+    samples: dict[tuple[str, str, int], list[float]], selected: dict[str, str], rounds: int, inner: int
+) -> str:
     sizes = sorted({size for _, _, size in samples})
     median = {key: statistics.median(values) for key, values in samples.items()}
-    print(f"Machine: {machine()}. Selected: i686 {selected['i686']}, x86_64 {selected['x86_64']}.")
-    print(f"{args.rounds} alternating rounds of {args.inner} repeats each; medians over rounds, GB/s.")
-    print()
+    lines = [
+        BEGIN,
+        f"Machine: {machine()}. Selected: i686 {selected['i686']}, x86_64 {selected['x86_64']}.",
+        f"{rounds} alternating rounds of {inner} repeats each; medians over rounds, GB/s.",
+        "",
+    ]
     heads = [f"{b} {k}" for b, k in COLUMNS] + [title for title, _, _ in RATIOS]
-    print("| size | " + " | ".join(heads) + " |")
-    print("|---:|" + "---:|" * len(heads))
+    lines += ["| size | " + " | ".join(heads) + " |", "|---:|" + "---:|" * len(heads)]
     for size in sizes:
         cells = [f"{median[(b, k, size)]:.2f}" if (b, k, size) in median else "-" for b, k in COLUMNS]
         for _, a, b in RATIOS:
@@ -98,7 +108,9 @@ def main() -> None:
                 cells.append(f"{median[(*a, size)] / median[(*b, size)]:.2f}")
             else:
                 cells.append("-")
-        print(f"| {human(size)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {human(size)} | " + " | ".join(cells) + " |")
+    lines.append(END)
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
