@@ -278,10 +278,12 @@ def test_break_at_zero_stops_at_the_first_sample(agent: list[str], tmp_path: Pat
     brk = doc["break"]
     assert brk["threshold_us"] == 0 and brk["hit"] is True
     assert brk["cpu"] in doc["config"]["cpus"] and brk["cycle"] == 0 and brk["latency_ns"] >= 0
-    # the thread that broke stopped at once; the others after their next wake-up
+    # The thread that broke stopped at once; the others at their next wake-up
+    # (none at all when the break came before their first: a loaded machine
+    # may start them late), far from their 1000 loops.
     breaking = [t for t in doc["threads"] if t["cpu"] == brk["cpu"]]
     assert breaking[0]["samples"] == 1
-    assert all(t["samples"] >= 1 for t in doc["threads"])
+    assert all(t["samples"] <= 10 for t in doc["threads"])
     if tracefs_usable():
         assert brk["trace_file"] == str(trace) and brk["trace_why"] is None
         marker = f"portkit: latency {brk['latency_ns'] // 1000}.{brk['latency_ns'] % 1000:03d} us on cpu {brk['cpu']}"
