@@ -161,9 +161,7 @@ def matrix(loops: int, out: Path) -> tuple[str, list[Path]]:
         stdout=subprocess.DEVNULL,
         cwd=out,
     )
-    table = subprocess.run(
-        [*portkit, "table", study, "--format", "markdown"], check=True, capture_output=True, cwd=out
-    )
+    table = subprocess.run([*portkit, "table", study, "--format", "markdown"], check=True, capture_output=True, cwd=out)
     plots = out / "plots"
     subprocess.run([*portkit, "plot", study, "--to", plots], check=True, stdout=subprocess.DEVNULL, cwd=out)
     return table.stdout.decode(), [plots / name for name in PLOTS]
