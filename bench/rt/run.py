@@ -153,16 +153,17 @@ def agreement_rows(results: dict[str, dict[str, list[Figures]]]) -> tuple[list[s
 
 
 def matrix(loops: int, out: Path) -> tuple[str, list[Path]]:
-    study = out / "study"
+    study = "load-matrix"  # relative to out, where the tools run: the plots' title names it, not a temporary path
     portkit = [sys.executable, "-m", "portkit", "rt"]
     subprocess.run(
         [*portkit, "run", "--loads", MATRIX, "--intervals", str(INTERVAL_US), "--loops", str(loops), "-o", study],
         check=True,
         stdout=subprocess.DEVNULL,
+        cwd=out,
     )
-    table = subprocess.run([*portkit, "table", study, "--format", "markdown"], check=True, capture_output=True)
+    table = subprocess.run([*portkit, "table", study, "--format", "markdown"], check=True, capture_output=True, cwd=out)
     plots = out / "plots"
-    subprocess.run([*portkit, "plot", study, "--to", plots], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([*portkit, "plot", study, "--to", plots], check=True, stdout=subprocess.DEVNULL, cwd=out)
     return table.stdout.decode(), [plots / name for name in PLOTS]
 
 
@@ -237,7 +238,7 @@ def main() -> None:
             "",
             f"**The load matrix** (`portkit rt run --loads {MATRIX} --intervals {INTERVAL_US} --loops {args.loops}`):",
             "",
-            *table.strip().splitlines()[2:],  # the rows; the title names a temporary directory
+            *table.strip().splitlines()[2:],  # the rows: the heading above says what was run
             "",
             *[f"![{p.stem}](img/rt/{p.name})" for p in plots],
             "",

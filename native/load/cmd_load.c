@@ -104,8 +104,10 @@ static int seconds_option(const char *option, const char *value, bool min_zero, 
 
 static int cpus_option(pk_load_options *opt, const char *value)
 {
-    if (!pk_parse_cpu_list(value, opt->cpus, PK_LOAD_MAX_CPUS, &opt->cpu_count))
+    int n = pk_cpulist_parse(value, opt->cpus);
+    if (n <= 0)
         return pk_fail(PK_EXIT_USAGE, PK_LOAD_CMD, "--cpus '%s': expected CPU numbers and ranges such as 0-1,3", value);
+    opt->cpu_count = (size_t)n;
     return PK_CONTINUE;
 }
 

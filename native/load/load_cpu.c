@@ -44,11 +44,11 @@ static int prepare(pk_load_options *opt)
         opt->workers = opt->cpu_count ? opt->cpu_count : pk_allowed_cpu_count();
     if (opt->workers > PK_LOAD_MAX_THREADS)
         opt->workers = PK_LOAD_MAX_THREADS;
-    int allowed[PK_LOAD_MAX_CPUS];
-    size_t n = pk_allowed_cpus(allowed, PK_LOAD_MAX_CPUS);
+    int allowed[PK_MAX_CPUS];
+    int n = pk_allowed_cpus(allowed);
     for (size_t i = 0; i < opt->cpu_count; i++) {
         bool ok = false;
-        for (size_t k = 0; k < n && !ok; k++)
+        for (int k = 0; k < n && !ok; k++)
             ok = allowed[k] == opt->cpus[i];
         if (!ok)
             return pk_fail(PK_EXIT_USAGE, PK_LOAD_CMD, "--cpus: this process may not run on CPU %d", opt->cpus[i]);

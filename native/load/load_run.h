@@ -12,9 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pk_cpus.h"
+
 #define PK_LOAD_CMD "load"
 #define PK_LOAD_SCHEMA "portkit.load/1"
-#define PK_LOAD_MAX_CPUS 1024
 #define PK_LOAD_MAX_FDS 1024 /* descriptors a load may own (net: 2 per pair) */
 
 /* The options a kind takes (pk_load_kind.options); the others are refused. */
@@ -40,7 +41,7 @@ typedef struct pk_load_options {
     double duration_s, grace_s;
     unsigned given;                  /* PK_LOAD_OPT_* on the command line */
     uint64_t workers, duty_percent, period_ms, size, groups, pairs;
-    int cpus[PK_LOAD_MAX_CPUS];      /* --cpus, in the order given */
+    int cpus[PK_MAX_CPUS];           /* --cpus, ascending, once each */
     size_t cpu_count;
     const char *program, *path, *dir, *proto, *cmd;
     bool pipe;

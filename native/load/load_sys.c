@@ -118,54 +118,12 @@ double pk_thread_cpu_seconds(void)
 
 /* ---- CPUs ------------------------------------------------------------------ */
 
-size_t pk_allowed_cpus(int *cpus, size_t max)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return 0;
-    size_t n = 0;
-    for (int c = 0; c < CPU_SETSIZE && n < max; c++)
-        if (CPU_ISSET(c, &set))
-            cpus[n++] = c;
-    return n;
-}
-
 size_t pk_allowed_cpu_count(void)
 {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) < 1)
         return 1;
     return (size_t)CPU_COUNT(&set);
-}
-
-static bool parse_cpu_number(const char *s, const char **end, long *out)
-{
-    if (!isdigit((unsigned char)*s))
-        return false;
-    char *e;
-    *out = strtol(s, &e, 10);
-    *end = e;
-    return *out < CPU_SETSIZE;
-}
-
-bool pk_parse_cpu_list(const char *s, int *cpus, size_t max, size_t *count)
-{
-    *count = 0;
-    const char *p = s;
-    do {
-        long lo, hi;
-        if (!parse_cpu_number(p, &p, &lo))
-            return false;
-        hi = lo;
-        if (*p == '-' && (!parse_cpu_number(p + 1, &p, &hi) || hi < lo))
-            return false;
-        for (long c = lo; c <= hi; c++) {
-            if (*count == max)
-                return false;
-            cpus[(*count)++] = (int)c;
-        }
-    } while (*p++ == ',');
-    return p[-1] == '\0';
 }
 
 /* ---- descriptors ----------------------------------------------------------------- */

@@ -37,15 +37,9 @@ double pk_process_cpu_seconds(void);
 /* CPU seconds of the calling thread. */
 double pk_thread_cpu_seconds(void);
 
-/* The CPUs this process may run on (sched_getaffinity), ascending, at
- * most max; the count (0 if unknown). */
-size_t pk_allowed_cpus(int *cpus, size_t max);
 /* How many CPUs this process may run on, at least 1: the default number of
  * workers, one per CPU. */
 size_t pk_allowed_cpu_count(void);
-/* "0-3,6" into cpus (in the order given, at most max): false on anything
- * else (empty items, a reversed range, more than max CPUs). */
-bool pk_parse_cpu_list(const char *s, int *cpus, size_t max, size_t *count);
 
 /* Open descriptors of this process (entries of /proc/self/fd), -1 unknown. */
 int pk_count_descriptors(void);

@@ -84,7 +84,7 @@ static int parse_cpus(const char *value, const int *allowed, int nallowed, rt_op
         opt->ncpus = nallowed;
         return PK_CONTINUE;
     }
-    int n = rt_cpulist_parse(value, opt->cpus);
+    int n = pk_cpulist_parse(value, opt->cpus);
     if (n <= 0)
         return pk_fail(PK_EXIT_USAGE, RT_CMD, "--cpus '%s': expected all or a list such as 0,1 or 0-3", value);
     for (int i = 0; i < n; i++) {
@@ -93,7 +93,7 @@ static int parse_cpus(const char *value, const int *allowed, int nallowed, rt_op
             k++;
         if (k == nallowed) {
             char list[256];
-            rt_cpulist_format(allowed, nallowed, list, sizeof list);
+            pk_cpulist_format(allowed, nallowed, list, sizeof list);
             return pk_fail(PK_EXIT_USAGE, RT_CMD, "--cpus: CPU %d is not online or not allowed here (allowed: %s)",
                            opt->cpus[i], list);
         }
@@ -115,19 +115,6 @@ static int parse_event_groups(char *value, rt_options *opt)
     }
     return opt->nevent_groups ? PK_CONTINUE
                               : pk_fail(PK_EXIT_USAGE, RT_CMD, "--trace-events: expected groups such as sched,irq");
-}
-
-/* The CPUs this process may run on, ascending. */
-static int allowed_cpus(int *cpus)
-{
-    cpu_set_t set;
-    int n = 0;
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return 0;
-    for (int c = 0; c < RT_MAX_CPUS && c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &set))
-            cpus[n++] = c;
-    return n;
 }
 
 static int parse_one(int c, const int *allowed, int nallowed, rt_options *opt, bool *priority_given,
@@ -214,8 +201,8 @@ static int check_combinations(rt_options *opt, bool priority_given, bool policy_
 
 int rt_parse_options(int argc, char **argv, rt_options *opt)
 {
-    int allowed[RT_MAX_CPUS];
-    int nallowed = allowed_cpus(allowed);
+    int allowed[PK_MAX_CPUS];
+    int nallowed = pk_allowed_cpus(allowed);
     if (nallowed == 0)
         return pk_fail(PK_EXIT_ENV, RT_CMD, "cannot read the CPUs this process may run on (sched_getaffinity)");
     memset(opt, 0, sizeof *opt);

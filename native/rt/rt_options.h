@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rt_cpulist.h"
+#include "pk_cpus.h"
 
 #define RT_CMD "rt"
 #define RT_SCHEMA "portkit.rt/1"
@@ -22,7 +22,7 @@
 typedef enum rt_policy { RT_POLICY_FIFO, RT_POLICY_RR, RT_POLICY_OTHER } rt_policy;
 
 typedef struct rt_options {
-    int cpus[RT_MAX_CPUS];
+    int cpus[PK_MAX_CPUS];
     int ncpus;
     bool cpus_given;
     rt_policy policy;

@@ -43,7 +43,7 @@ static uint64_t planned_ns(const rt_run *run, const char *phase)
 
 static void json_line(const rt_run *run, const char *phase, uint64_t elapsed_ns, int n)
 {
-    snapshot now[RT_MAX_CPUS]; /* read once: the threads go on counting */
+    snapshot now[PK_MAX_CPUS]; /* read once: the threads go on counting */
     uint64_t fewest = UINT64_MAX, worst = 0;
     for (int i = 0; i < n; i++) {
         now[i] = thread_snapshot(run, i, phase);

@@ -116,7 +116,7 @@ static int read_cpulist(const char *path, int *cpus)
     char text[4096];
     if (!rt_read_text(path, text, sizeof text))
         return -1;
-    return rt_cpulist_parse(text, cpus);
+    return pk_cpulist_parse(text, cpus);
 }
 
 static void cpu_facts(rt_sysinfo *s)
@@ -124,7 +124,7 @@ static void cpu_facts(rt_sysinfo *s)
     s->nonline = read_cpulist(CPU_DIR "/online", s->online);
     if (s->nonline < 0) { /* no sysfs: this process's own count */
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        s->nonline = n > 0 && n <= RT_MAX_CPUS ? (int)n : 0;
+        s->nonline = n > 0 && n <= PK_MAX_CPUS ? (int)n : 0;
         for (int i = 0; i < s->nonline; i++)
             s->online[i] = i;
     }

@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 
 #include "pk_json.h"
-#include "rt_cpulist.h"
+#include "pk_cpus.h"
 
 #define RT_MAX_IDLE_STATES 16
 #define RT_MAX_WARNINGS 48
@@ -45,9 +45,9 @@ typedef struct rt_sysinfo {
     long long hz;                    /* CONFIG_HZ, 0 unknown */
     char clocksource[64], clocksources[256];
     long long clock_res_ns;
-    int online[RT_MAX_CPUS], nonline;
-    int isolated[RT_MAX_CPUS], nisolated;
-    int nohz_full[RT_MAX_CPUS], nnohz_full; /* nnohz_full -1: the kernel has no nohz_full file */
+    int online[PK_MAX_CPUS], nonline;
+    int isolated[PK_MAX_CPUS], nisolated;
+    int nohz_full[PK_MAX_CPUS], nnohz_full; /* nnohz_full -1: the kernel has no nohz_full file */
     bool cpufreq;                    /* any CPU has cpufreq */
     bool cpuidle;                    /* any CPU has cpuidle states */
     char idle_driver[32], idle_governor[32];

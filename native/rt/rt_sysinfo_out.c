@@ -201,12 +201,12 @@ void rt_sysinfo_text(FILE *out, const rt_sysinfo *s)
         fprintf(out, "HZ              unknown\n");
     fprintf(out, "clocksource     %s (available: %s), CLOCK_MONOTONIC resolution %lld ns\n", or_dash(s->clocksource),
             or_dash(s->clocksources), s->clock_res_ns);
-    rt_cpulist_format(s->online, s->nonline, list, sizeof list);
+    pk_cpulist_format(s->online, s->nonline, list, sizeof list);
     fprintf(out, "CPUs online     %d (%s)\n", s->nonline, list);
-    rt_cpulist_format(s->isolated, s->nisolated, list, sizeof list);
+    pk_cpulist_format(s->isolated, s->nisolated, list, sizeof list);
     fprintf(out, "isolated        %s\n", or_dash(list));
     if (s->nnohz_full >= 0)
-        rt_cpulist_format(s->nohz_full, s->nnohz_full, list, sizeof list);
+        pk_cpulist_format(s->nohz_full, s->nnohz_full, list, sizeof list);
     fprintf(out, "nohz_full       %s\n", s->nnohz_full >= 0 ? or_dash(list) : "not in this kernel");
     fprintf(out, "cpufreq         ");
     for (int i = 0; s->cpufreq && i < s->nonline; i++)

@@ -72,12 +72,12 @@ static void warn_cpufreq(rt_sysinfo *s)
             governors[ngovernors++] = g;
     }
     for (int k = 0; k < ngovernors; k++) {
-        int cpus[RT_MAX_CPUS], n = 0;
+        int cpus[PK_MAX_CPUS], n = 0;
         for (int i = 0; i < s->nonline; i++)
             if (!strcmp(s->per_cpu[i].governor, governors[k]))
                 cpus[n++] = s->per_cpu[i].cpu;
         char list[128];
-        rt_cpulist_format(cpus, n, list, sizeof list);
+        pk_cpulist_format(cpus, n, list, sizeof list);
         warn(s, "cpufreq", "cpufreq governor %s on CPUs %s: the clock slows when idle and ramps up after a "
                            "wake-up; set the performance governor for measurements", governors[k], list);
     }
@@ -85,7 +85,7 @@ static void warn_cpufreq(rt_sysinfo *s)
 
 static void warn_cpuidle(rt_sysinfo *s)
 {
-    int cpus[RT_MAX_CPUS], n = 0;
+    int cpus[PK_MAX_CPUS], n = 0;
     const rt_idle_state *deepest = NULL;
     for (int i = 0; i < s->nonline; i++) {
         bool any = false;
@@ -103,7 +103,7 @@ static void warn_cpuidle(rt_sysinfo *s)
     if (!n)
         return;
     char list[128];
-    rt_cpulist_format(cpus, n, list, sizeof list);
+    pk_cpulist_format(cpus, n, list, sizeof list);
     warn(s, "cpuidle", "CPUs %s may enter idle states up to %s (exit latency %lld us), which a wake-up waits "
                        "for; portkit-target rt holds /dev/cpu_dma_latency at 0 to keep them out",
          list, deepest->name, deepest->latency_us);

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt_cpulist.h"
+#include "pk_cpus.h"
 #include "rt_timerlat_parse.h"
 
 #define TICK_MS 100
@@ -23,7 +23,7 @@ static const char *const setting_files[NSETTINGS] = {"osnoise/timerlat_period_us
 
 typedef struct reader {
     rt_timerlat *r;
-    int index_of_cpu[RT_MAX_CPUS]; /* -1: not measured */
+    int index_of_cpu[PK_MAX_CPUS]; /* -1: not measured */
     char buf[65536];
     size_t len; /* bytes of an unfinished line at the start of buf */
 } reader;
@@ -44,7 +44,7 @@ static void take_line(reader *rd, const char *line, size_t len)
         return;
     }
     rt_timerlat_sample s;
-    if (!rt_timerlat_parse_line(line, len, &s) || s.cpu >= RT_MAX_CPUS || rd->index_of_cpu[s.cpu] < 0)
+    if (!rt_timerlat_parse_line(line, len, &s) || s.cpu >= PK_MAX_CPUS || rd->index_of_cpu[s.cpu] < 0)
         return;
     rt_timerlat_cpu *c = &r->cpus[rd->index_of_cpu[s.cpu]];
     if (!c->seen) {
@@ -81,7 +81,7 @@ static bool set_up(rt_timerlat *r, const rt_tracefs *t, const rt_timerlat_plan *
 {
     char values[NSETTINGS][256];
     snprintf(values[SET_PERIOD], sizeof values[0], "%llu", (unsigned long long)p->period_us);
-    rt_cpulist_format(p->cpus, p->ncpus, values[SET_CPUS], sizeof values[0]);
+    pk_cpulist_format(p->cpus, p->ncpus, values[SET_CPUS], sizeof values[0]);
     snprintf(values[SET_TRACING_ON], sizeof values[0], "1");
     snprintf(values[SET_TRACER], sizeof values[0], "timerlat");
     for (int i = 0; i < NSETTINGS; i++) {
@@ -159,7 +159,7 @@ bool rt_timerlat_run(rt_timerlat *r, const rt_tracefs *t, const rt_timerlat_plan
         snprintf(r->why, sizeof r->why, "out of memory for the timerlat histograms");
         return false;
     }
-    for (int c = 0; c < RT_MAX_CPUS; c++)
+    for (int c = 0; c < PK_MAX_CPUS; c++)
         rd->index_of_cpu[c] = -1;
     for (int i = 0; i < p->ncpus; i++)
         rd->index_of_cpu[p->cpus[i]] = i;

@@ -1,6 +1,6 @@
 /* `portkit-target load` without running a load: its options (each usage
  * error worded once, exit 2), the kinds' defaults, the duty-cycle
- * arithmetic, CPU lists and the /proc/stat busy share. */
+ * arithmetic and the /proc/stat busy share (CPU lists: test_cpus.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -130,23 +130,6 @@ static void test_duty(void)
     CHECK(pk_duty_next_start(1000, 0, 1350) == 1350);
 }
 
-static void test_cpu_lists(void)
-{
-    int cpus[8];
-    size_t n;
-    CHECK(pk_parse_cpu_list("0-3,6", cpus, 8, &n) && n == 5 && cpus[3] == 3 && cpus[4] == 6);
-    CHECK(pk_parse_cpu_list("7", cpus, 8, &n) && n == 1 && cpus[0] == 7);
-    CHECK(pk_parse_cpu_list("1,0", cpus, 8, &n) && n == 2 && cpus[0] == 1);
-    CHECK(!pk_parse_cpu_list("", cpus, 8, &n));
-    CHECK(!pk_parse_cpu_list("3-1", cpus, 8, &n));
-    CHECK(!pk_parse_cpu_list("1,", cpus, 8, &n));
-    CHECK(!pk_parse_cpu_list(",1", cpus, 8, &n));
-    CHECK(!pk_parse_cpu_list("0-1x", cpus, 8, &n));
-    CHECK(!pk_parse_cpu_list("-1", cpus, 8, &n));
-    CHECK(!pk_parse_cpu_list("0-8", cpus, 8, &n)); /* 9 CPUs, room for 8 */
-    CHECK(!pk_parse_cpu_list("99999", cpus, 8, &n));
-}
-
 static void test_busy_share(void)
 {
     CHECK(pk_busy_percent((pk_cpu_jiffies){100, 1000}, (pk_cpu_jiffies){600, 2000}) == 50.0);
@@ -164,7 +147,6 @@ int main(void)
     test_usage_errors();
     test_defaults();
     test_duty();
-    test_cpu_lists();
     test_busy_share();
     return TEST_EXIT();
 }

@@ -1,19 +1,35 @@
-"""Pictures of a study, readable at a glance (PNG for reports, SVG to zoom):
-the latency histogram of every load on a log count axis (the OSADL style),
-the latency loop by loop (the field report's figure, each point the worst of
-a block of loops), and box plots of the loads side by side. One set per
-interval. matplotlib is imported only here."""
+"""Pictures of a study, readable at a glance (PNG for reports, SVG to zoom),
+one set per interval:
+
+- histogram: every load's latencies on log-log axes, re-binned into equal
+  steps of log(latency) (ten a decade). A linear latency axis squeezes the
+  body of the distribution into one pixel column once a single sample sits
+  ten milliseconds out; log bins also give the sparse tail counts a reader
+  can see instead of a comb of ones.
+- loops: the field report's figure, latency loop by loop (each point the
+  worst of a block of loops), one panel per load on a shared log axis, so
+  that twelve overlapping lines do not hide each other; thin lines per CPU.
+- box: the loads side by side (p25-p75, median, min-p99.9, max).
+
+matplotlib is imported only here."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+import math
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from portkit.commands.rt.stats import percentiles_ns
+from portkit.commands.rt.stats import Histogram, percentiles_ns
 from portkit.commands.rt.summary import merged_histogram
 
 FORMATS = ("png", "svg")
 BOX_PERCENTILES = ("25", "50", "75", "99.9")
+BINS_PER_DECADE = 10
+WIDTH_IN = 10.0
+
+Cells = list[tuple[str, dict]]
 
 
 def plot(cells: Sequence[tuple[str, dict]], directory: Path, title: str) -> list[Path]:
@@ -24,16 +40,20 @@ def plot(cells: Sequence[tuple[str, dict]], directory: Path, title: str) -> list
     import matplotlib.pyplot as plt
 
     directory.mkdir(parents=True, exist_ok=True)
+    drawings: tuple[tuple[str, Callable[[Any, Cells], Any]], ...] = (
+        ("histogram", _histograms),
+        ("loops", _loops),
+        ("box", _boxes),
+    )
     written: list[Path] = []
     for interval, group in _by_interval(cells).items():
         suffix = f"{interval}us" if interval is not None else "imported"
-        for name, draw in (("histogram", _histograms), ("loops", _loops), ("box", _boxes)):
-            figure, axes = plt.subplots(figsize=(10, 5.5), layout="constrained")
-            if not draw(axes, group):
-                plt.close(figure)
+        interval_text = f", interval {interval} us" if interval is not None else ""
+        for name, draw in drawings:
+            figure = draw(plt, group)
+            if figure is None:
                 continue
-            interval_text = f", interval {interval} us" if interval is not None else ""
-            axes.set_title(f"{title}{interval_text}")
+            figure.suptitle(f"{title}{interval_text}")
             for extension in FORMATS:
                 path = directory / f"{name}-{suffix}.{extension}"
                 figure.savefig(path, dpi=120)
@@ -42,8 +62,8 @@ def plot(cells: Sequence[tuple[str, dict]], directory: Path, title: str) -> list
     return written
 
 
-def _by_interval(cells: Sequence[tuple[str, dict]]) -> dict[int | None, list[tuple[str, dict]]]:
-    groups: dict[int | None, list[tuple[str, dict]]] = {}
+def _by_interval(cells: Sequence[tuple[str, dict]]) -> dict[int | None, Cells]:
+    groups: dict[int | None, Cells] = {}
     for name, document in cells:
         rt = document.get("rt", document)
         interval = document.get("cell", {}).get("interval_us") or (rt.get("config") or {}).get("interval_us")
@@ -55,57 +75,91 @@ def _label(name: str, document: dict) -> str:
     return document.get("cell", {}).get("load") or name
 
 
-def _histograms(axes, group: list[tuple[str, dict]]) -> bool:
+def _histograms(plt: Any, group: Cells) -> Any:
+    figure, axes = plt.subplots(figsize=(WIDTH_IN, 5.5), layout="constrained")
     drawn = False
     for label, rt in group:
         histogram = merged_histogram(rt.get("threads") or [])
         if histogram is None or not histogram.samples:
             continue
-        width_us = histogram.bucket_ns / 1000
-        last = max((i for i, c in enumerate(histogram.counts) if c), default=0)
-        edges = [i * width_us for i in range(last + 2)]
-        axes.stairs(histogram.counts[: last + 1], edges, label=f"{label} (max {_max_us(rt)} us)")
+        edges, counts = log_bins(histogram)
+        axes.stairs(counts, edges, label=f"{label} (max {_max_us(rt)} us)")
         if histogram.overflow:
             axes.annotate(f"{histogram.overflow} over", (edges[-1], 1), fontsize=8)
         drawn = True
+    if not drawn:
+        plt.close(figure)
+        return None
+    axes.set_xscale("log")
     axes.set_yscale("log")
-    axes.set_xlabel("latency (us)")
+    axes.set_xlabel(f"latency (us, log; {BINS_PER_DECADE} bins a decade)")
     axes.set_ylabel("samples (log)")
-    if drawn:
-        axes.legend(fontsize=8)
+    axes.legend(fontsize=8)
     axes.grid(True, which="major", alpha=0.3)
-    return drawn
+    return figure
 
 
-def _loops(axes, group: list[tuple[str, dict]]) -> bool:
-    drawn = False
-    for label, rt in group:
-        threads = rt.get("threads") or []
-        for index, thread in enumerate(threads):
-            series = thread.get("series")
-            if not series or not series.get("max_ns"):
-                continue
-            block = series["block"]
-            xs = [i * block for i in range(len(series["max_ns"]))]
-            worst_us = [v / 1000 for v in series["max_ns"]]
-            axes.plot(xs, worst_us, linewidth=0.7, label=label + _which(thread, index, threads))
-            drawn = True
-    axes.set_xlabel("loop")
-    axes.set_ylabel("latency (us), worst of each block of loops")
-    if drawn:
-        axes.legend(fontsize=8)
-    axes.grid(True, alpha=0.3)
-    return drawn
+def log_bins(histogram: Histogram) -> tuple[list[float], list[int]]:
+    """The histogram's fixed-width buckets summed into bins about equally wide
+    in log(latency), BINS_PER_DECADE a decade: (edges in us, counts). Edges
+    fall on bucket boundaries (1, 2, 3, 4, 6, 7, 8, 10, 13, 16, 20, ... buckets),
+    so no bin is narrower than a bucket and none is empty for want of one;
+    bucket 0 (below one bucket width, which a log axis cannot show) is
+    counted in the first bin."""
+    width_us = histogram.bucket_ns / 1000
+    top = max((i + 1 for i, count in enumerate(histogram.counts) if count), default=1)
+    steps = math.ceil(round(math.log10(top) * BINS_PER_DECADE, 9))
+    edges = sorted({math.ceil(round(10 ** (k / BINS_PER_DECADE), 9)) for k in range(steps + 1)})
+    if len(edges) == 1:
+        edges.append(edges[0] + 1)
+    counts = [0] * (len(edges) - 1)
+    for index, count in enumerate(histogram.counts[:top]):
+        if count:
+            counts[max(bisect.bisect_right(edges, index) - 1, 0)] += count
+    return [edge * width_us for edge in edges], counts
 
 
-def _which(thread: dict, index: int, threads: list[dict]) -> str:
-    """' cpu1' or ' thread 2' when a result has more than one thread."""
-    if len(threads) < 2:
-        return ""
-    return f" cpu{thread['cpu']}" if thread.get("cpu") is not None else f" thread {index}"
+def _loops(plt: Any, group: Cells) -> Any:
+    panels = [(label, rt, _series(rt)) for label, rt in group]
+    panels = [(label, rt, lines) for label, rt, lines in panels if lines]
+    if not panels:
+        return None
+    height = min(2.0 + 1.6 * len(panels), 14.0)
+    figure, axes_list = plt.subplots(
+        len(panels), 1, figsize=(WIDTH_IN, height), sharex=True, sharey=True, layout="constrained", squeeze=False
+    )
+    for axes, (label, rt, lines) in zip((row[0] for row in axes_list), panels, strict=True):
+        for name, xs, worst_us in lines:
+            axes.plot(xs, worst_us, linewidth=0.6, label=name)
+        axes.set_yscale("log")
+        axes.set_ylabel("us")
+        axes.set_title(f"{label} (max {_max_us(rt)} us)", fontsize=9, loc="left")
+        axes.grid(True, which="major", alpha=0.3)
+        if len(lines) > 1:
+            axes.legend(fontsize=7, loc="upper right", ncols=min(len(lines), 8))
+    axes_list[-1][0].set_xlabel("loop (each point the worst latency of a block of loops)")
+    return figure
 
 
-def _boxes(axes, group: list[tuple[str, dict]]) -> bool:
+def _series(rt: dict) -> list[tuple[str, list[int], list[float]]]:
+    """(thread name, first loop of each block, worst us of each block) per thread."""
+    threads = rt.get("threads") or []
+    lines = []
+    for index, thread in enumerate(threads):
+        series = thread.get("series")
+        if not series or not series.get("max_ns"):
+            continue
+        block = series["block"]
+        xs = [i * block for i in range(len(series["max_ns"]))]
+        lines.append((_which(thread, index), xs, [v / 1000 for v in series["max_ns"]]))
+    return lines
+
+
+def _which(thread: dict, index: int) -> str:
+    return f"cpu{thread['cpu']}" if thread.get("cpu") is not None else f"thread {index}"
+
+
+def _boxes(plt: Any, group: Cells) -> Any:
     stats = []
     for label, rt in group:
         histogram = merged_histogram(rt.get("threads") or [])
@@ -128,12 +182,13 @@ def _boxes(axes, group: list[tuple[str, dict]]) -> bool:
             }
         )
     if not stats:
-        return False
+        return None
+    figure, axes = plt.subplots(figsize=(WIDTH_IN, 5.5), layout="constrained")
     axes.bxp(stats, showfliers=True)
     axes.set_yscale("log")
     axes.set_ylabel("latency (us): box p25-p75, line p50, whiskers min-p99.9, dot max")
     axes.grid(True, axis="y", alpha=0.3)
-    return True
+    return figure
 
 
 def _max_ns(rt: dict) -> int | None:

@@ -1,5 +1,6 @@
-#include "rt_cpulist.h"
+#include "pk_cpus.h"
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,16 +14,16 @@ static int cpu_number(const char **p)
     long v = 0;
     while (**p >= '0' && **p <= '9') {
         v = v * 10 + (**p - '0');
-        if (v >= RT_MAX_CPUS)
+        if (v >= PK_MAX_CPUS)
             return -1;
         (*p)++;
     }
     return (int)v;
 }
 
-int rt_cpulist_parse(const char *text, int *cpus)
+int pk_cpulist_parse(const char *text, int *cpus)
 {
-    bool in[RT_MAX_CPUS] = {false};
+    bool in[PK_MAX_CPUS] = {false};
     const char *p = text;
     while (*p) {
         int first = cpu_number(&p), last = first;
@@ -42,13 +43,13 @@ int rt_cpulist_parse(const char *text, int *cpus)
             return -1;
     }
     int n = 0;
-    for (int c = 0; c < RT_MAX_CPUS; c++)
+    for (int c = 0; c < PK_MAX_CPUS; c++)
         if (in[c])
             cpus[n++] = c;
     return n;
 }
 
-void rt_cpulist_format(const int *cpus, int n, char *buf, size_t size)
+void pk_cpulist_format(const int *cpus, int n, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -61,4 +62,16 @@ void rt_cpulist_format(const int *cpus, int n, char *buf, size_t size)
         used += w > 0 ? (size_t)w : 0;
         i = j + 1;
     }
+}
+
+int pk_allowed_cpus(int *cpus)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    int n = 0;
+    for (int c = 0; c < PK_MAX_CPUS && c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            cpus[n++] = c;
+    return n;
 }
