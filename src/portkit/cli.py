@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from portkit import __version__
+from portkit.commands.audit import command as audit
 from portkit.commands.cpu import command as cpu
 from portkit.commands.crc32c import command as crc32c
 from portkit.commands.layout import command as layout
@@ -21,7 +22,7 @@ from portkit.commands.vdso import command as vdso
 from portkit.core.command import Parser
 from portkit.core.errors import Exit, PortkitError
 
-COMMANDS = (cpu, vdso, crc32c, layout, scan)
+COMMANDS = (cpu, vdso, crc32c, layout, scan, audit)
 
 
 def build_parser() -> Parser:

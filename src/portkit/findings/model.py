@@ -32,7 +32,8 @@ class Severity(IntEnum):
 @dataclass(frozen=True)
 class Rule:
     """One check, documented in the fixed parts of the rules page. The texts
-    are Markdown (wrap code in backticks); wrong and right are C examples."""
+    are Markdown (wrap code in backticks); wrong and right are examples in
+    `language` (C for scan; a shell session for an image audit)."""
 
     id: str  # "PK101"
     name: str  # kebab-case: "pointer-to-narrower-int"
@@ -43,6 +44,7 @@ class Rule:
     wrong: str  # C code that it flags
     right: str  # the same code, fixed
     fix: str  # the concrete fix, one or two sentences
+    language: str = "c"  # the examples' language, as a Markdown code fence names it
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,8 @@ def rule_help_markdown(rule: Rule, level: int) -> str:
     return (
         f"{heading} What it does\n\n{rule.summary}\n\n"
         f"{heading} Why is this bad?\n\n{rule.why}\n\n"
-        f"{heading} Example\n\n{_code(rule.wrong)}\n\n"
-        f"{heading} Use instead\n\n{_code(rule.right)}\n\n"
+        f"{heading} Example\n\n{_code(rule.wrong, rule.language)}\n\n"
+        f"{heading} Use instead\n\n{_code(rule.right, rule.language)}\n\n"
         f"{heading} Fix\n\n{rule.fix}\n"
     )
 
@@ -62,12 +62,12 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _code(code: str) -> str:
-    """A C code block whose fence no backtick run in the code can close."""
+def _code(code: str, language: str) -> str:
+    """A code block whose fence no backtick run in the code can close."""
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     fence = "`" * max(3, longest + 1)
     body = code.strip("\n")
-    return f"{fence}c\n{body}\n{fence}"
+    return f"{fence}{language}\n{body}\n{fence}"
 
 
 def _indent(code: str) -> str:
