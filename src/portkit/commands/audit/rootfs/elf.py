@@ -73,11 +73,12 @@ class ElfFacts:
 
     @property
     def is_executable(self) -> bool:
-        """A program: ET_EXEC, or a PIE: ET_DYN with an interpreter, flagged PIE
-        or without a SONAME (glibc's libc.so.6 has an interpreter too, and a SONAME)."""
+        """A program: ET_EXEC, or a PIE: ET_DYN flagged DF_1_PIE (static-pie
+        too), or with an interpreter and no SONAME (glibc's libc.so.6 has an
+        interpreter, and a SONAME: it is a library)."""
         if self.type == ET_EXEC:
             return True
-        return self.type == ET_DYN and self.interpreter is not None and (self.pie_flag or self.soname is None)
+        return self.type == ET_DYN and (self.pie_flag or (self.interpreter is not None and self.soname is None))
 
 
 def is_elf(head: bytes) -> bool:
