@@ -23,7 +23,15 @@ from conftest import ROOT, validate_sarif
 from debian_packages import unpack
 
 DATA = ROOT / "tests" / "data" / "audit_rootfs"
-PACKAGES = ["libc6:arm64", "libc-bin:arm64", "libc6:armhf", "zlib1g:arm64", "dash:arm64", "gzip:arm64", "busybox-static:arm64"]
+PACKAGES = [
+    "libc6:arm64",
+    "libc-bin:arm64",
+    "libc6:armhf",
+    "zlib1g:arm64",
+    "dash:arm64",
+    "gzip:arm64",
+    "busybox-static:arm64",
+]
 AARCH64_CC = "aarch64-linux-gnu-gcc"
 ARMHF_CC = "arm-linux-gnueabihf-gcc"
 
@@ -98,7 +106,9 @@ def planted(tmp_path_factory, clean_image: Path) -> Path:
     # 32-bit time_t calls in an armhf program (its libc is the image's armhf libc6)
     compile_for(ARMHF_CC, root / "usr/bin/clock32", str(DATA / "time32.c"))
     # text relocations, executable stack
-    compile_for(AARCH64_CC, libdir / "libtextrel.so.1", "-shared", "-Wl,-soname,libtextrel.so.1", str(DATA / "textrel.S"))
+    compile_for(
+        AARCH64_CC, libdir / "libtextrel.so.1", "-shared", "-Wl,-soname,libtextrel.so.1", str(DATA / "textrel.S")
+    )
     program("exec-stack", str(DATA / "main.c"), "-Wl,-z,execstack")
     return root
 
@@ -120,7 +130,12 @@ def test_the_target_and_loaders_are_read_from_the_image(clean_image: Path) -> No
     loaders = {loader["abi"]: loader for loader in document["loaders"]}
     # The directories glibc's ld.so prints with --help, read from the file here
     # (strings(1) shows them in lib/aarch64-linux-gnu/ld-linux-aarch64.so.1).
-    assert loaders["arm64"]["system_dirs"] == ["/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib", "/usr/lib"]
+    assert loaders["arm64"]["system_dirs"] == [
+        "/lib/aarch64-linux-gnu",
+        "/usr/lib/aarch64-linux-gnu",
+        "/lib",
+        "/usr/lib",
+    ]
     assert loaders["arm64"]["program"] == "lib/aarch64-linux-gnu/ld-linux-aarch64.so.1"
     # Debian's etc/ld.so.conf.d/aarch64-linux-gnu.conf, through ld.so.conf's include
     assert "/usr/local/lib/aarch64-linux-gnu" in loaders["arm64"]["conf_dirs"]
@@ -157,10 +172,10 @@ def test_debian_bookworm_armhf_is_still_32_bit_time(clean_image: Path) -> None:
     library = clean_image / "lib/arm-linux-gnueabihf/libmemusage.so"
     assert " UND setitimer@GLIBC_2.4" in readelf("--dyn-syms", "-W", library)
     _, document, _ = audit_json(clean_image)
-    serious = [(f["location"]["path"], f["rule"], f["message"]) for f in document["findings"] if f["severity"] != "note"]
-    assert serious == [
-        ("lib/arm-linux-gnueabihf/libmemusage.so", "PKR401", "calls 32-bit time_t functions: setitimer")
+    serious = [
+        (f["location"]["path"], f["rule"], f["message"]) for f in document["findings"] if f["severity"] != "note"
     ]
+    assert serious == [("lib/arm-linux-gnueabihf/libmemusage.so", "PKR401", "calls 32-bit time_t functions: setitimer")]
 
 
 def test_every_needed_library_of_the_clean_image_is_found(clean_image: Path) -> None:
@@ -203,7 +218,9 @@ def test_a_build_machine_runpath_is_found(planted: Path) -> None:
 def test_a_library_in_lib64_on_arm64_is_found(planted: Path) -> None:
     _, document, _ = audit_json(planted)
     assert ("lib64/libfoo.so.1", "PKR305") in findings(document)
-    missing = [f for f in document["findings"] if f["rule"] == "PKR201" and f["location"]["path"] == "usr/bin/uses-lib64"]
+    missing = [
+        f for f in document["findings"] if f["rule"] == "PKR201" and f["location"]["path"] == "usr/bin/uses-lib64"
+    ]
     assert len(missing) == 1 and "lib64/libfoo.so.1 lies in a directory it does not search" in missing[0]["message"]
 
 
@@ -218,7 +235,9 @@ def test_32_bit_time_calls_are_listed(planted: Path) -> None:
     imported = set(re.findall(r" UND (\w+)@", symbols))
     assert {"clock_gettime", "gettimeofday", "time", "stat"} <= imported
     _, document, _ = audit_json(planted)
-    [finding] = [f for f in document["findings"] if f["location"]["path"] == "usr/bin/clock32" and f["rule"] == "PKR401"]
+    [finding] = [
+        f for f in document["findings"] if f["location"]["path"] == "usr/bin/clock32" and f["rule"] == "PKR401"
+    ]
     assert finding["severity"] == "warning"
     for name in ("clock_gettime", "gettimeofday", "time", "stat"):
         assert re.search(rf"\b{name}\b", finding["message"]), finding["message"]

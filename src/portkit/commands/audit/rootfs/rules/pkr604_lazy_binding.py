@@ -12,8 +12,8 @@ RULE = Rule(
     name="lazy-binding",
     severity=Severity.NOTE,
     family="Hardening",
-    summary="A dynamically linked program (one with an interpreter) with RELRO but without BIND_NOW (DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW): "
-    "partial RELRO.",
+    summary="A dynamically linked program (one with an interpreter) with RELRO but without BIND_NOW "
+    "(DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW): partial RELRO.",
     why=(
         "With lazy binding the loader resolves each function on its first call, so the part of the GOT that "
         "holds them must stay writable (checksec: `Partial RELRO`). Binding at start-up makes the whole GOT "
