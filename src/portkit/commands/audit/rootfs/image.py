@@ -137,12 +137,28 @@ def read_image(path: Path) -> Image:
     if stat.S_ISDIR(info.st_mode):
         image = Image(str(path), path.resolve().as_uri().rstrip("/") + "/")
         _read_directory(path, image)
-        return image
-    if stat.S_ISREG(info.st_mode):
+    elif stat.S_ISREG(info.st_mode):
         image = Image(str(path), None)
         _read_archive(path, image)
-        return image
-    raise BadInput(f"{path}: neither a directory nor a tar archive")
+    else:
+        raise BadInput(f"{path}: neither a directory nor a tar archive")
+    _note_odd_links(image)
+    return image
+
+
+def _note_odd_links(image: Image) -> None:
+    """One line per symlink that loops, or that climbs above the image root
+    (resolved inside it, as in a chroot); dangling links are common and quiet."""
+    for path, node in list(image.nodes.items()):
+        if node.kind != "link":
+            continue
+        resolved = image.resolve(path)
+        if resolved.path is None and resolved.why.startswith("a symlink loop"):
+            image.problems.append(f"{path}: {resolved.why}, not followed")
+        elif not node.target.startswith("/"):
+            climbed = posixpath.normpath(posixpath.join(posixpath.dirname(path), node.target))
+            if climbed == ".." or climbed.startswith("../"):
+                image.problems.append(f"{path}: points above the image root ({node.target}), resolved inside it")
 
 
 def shown(name: str) -> str:
@@ -223,7 +239,7 @@ def _read_archive(path: Path, image: Image) -> None:
     try:
         archive = tarfile.open(path, "r:*")  # noqa: SIM115 - its errors become one line; `with` below closes it
     except (tarfile.TarError, OSError, EOFError) as err:
-        raise BadInput(f"{path}: not a directory or a tar archive portkit can read ({err})") from None
+        raise BadInput(f"{path}: not a directory or a tar archive portkit can read ({_one_line(err)})") from None
     with archive:
         members = _members(archive, image)
         for member, name in members:
@@ -256,7 +272,15 @@ def _members(archive: tarfile.TarFile, image: Image) -> Iterator[tuple[tarfile.T
             if name:
                 yield member, name
     except (tarfile.TarError, OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as err:
-        image.problems.append(f"{image.label}: the archive ends early or is corrupt after {count} members ({err})")
+        image.problems.append(
+            f"{image.label}: the archive ends early or is corrupt after {count} members ({_one_line(err)})"
+        )
+
+
+def _one_line(err: BaseException) -> str:
+    """tarfile lists every compression it tried, one per line: the first says enough."""
+    lines = str(err).splitlines() or [type(err).__name__]
+    return lines[0].rstrip(":") if len(lines) == 1 else f"{lines[0].rstrip(':')} {lines[-1].lstrip('- ')}"
 
 
 def _member_name(name: str) -> str | None:
@@ -296,6 +320,6 @@ def _read_member(archive: tarfile.TarFile, member: tarfile.TarInfo, name: str, i
             return
         data = head + stream.read()
     except (tarfile.TarError, OSError, EOFError, zlib.error, lzma.LZMAError) as err:
-        image.problems.append(f"{name}: cannot be read from the archive ({err})")
+        image.problems.append(f"{name}: cannot be read from the archive ({_one_line(err)})")
         return
     _read_content(io.BytesIO(data), name, image)
