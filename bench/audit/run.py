@@ -57,10 +57,8 @@ def timed(command: list[str], repeat: int, **kwargs) -> tuple[float, str]:
 
 
 def machine_line() -> str:
-    model = next(
-        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if "model name" in line),
-        platform.processor(),
-    )
+    lines = Path("/proc/cpuinfo").read_text().splitlines()
+    model = next((line.split(":", 1)[1].strip() for line in lines if "model name" in line), platform.processor())
     return f"{model}, {os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), Python {platform.python_version()}"
 
 
@@ -112,8 +110,9 @@ def main() -> None:
     scanelf_rpaths = sum(any(f[0] in "/$" for f in line.split()[:-1]) for line in scanelf)
     print(f"| RPATH/RUNPATH (portkit: those with a problem) | {rpath_rules} | {loop['rpath']} (all) | "
           f"{scanelf_rpaths} (all) | |")  # fmt: skip
-    print(f"| TEXTREL | {rules['PKR601']} | {loop['textrel']} | {sum('TEXTREL' in line for line in scanelf)} | |")
-    print(f"| executable stack | {rules['PKR602']} | {loop['execstack']} | {sum('RWX' in line for line in scanelf)} | |")
+    textrel, execstack = sum("TEXTREL" in line for line in scanelf), sum("RWX" in line for line in scanelf)
+    print(f"| TEXTREL | {rules['PKR601']} | {loop['textrel']} | {textrel} | |")
+    print(f"| executable stack | {rules['PKR602']} | {loop['execstack']} | {execstack} | |")
     print(f"| lazy binding (partial RELRO) | {rules['PKR604']} | {loop['lazy']} | | |")
     print(f"\nportkit's findings by rule: {dict(sorted(rules.items()))}; problems: {len(document['problems'])}")
     seed(image, portkit)
