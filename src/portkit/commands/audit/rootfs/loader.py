@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from portkit.commands.audit.rootfs.abi import FileAbi, abi_of
+from portkit.commands.audit.rootfs.abi import TRIPLES, FileAbi, abi_of
 from portkit.commands.audit.rootfs.elf import ElfFacts
 from portkit.commands.audit.rootfs.image import Image
 
@@ -114,6 +114,7 @@ class LoadingModel:
                 return Loader(abi, "musl", program, dirs, path_file, (), "")
             return Loader(abi, "musl", program, MUSL_DEFAULT, "musl's defaults", (), "")
         conf_dirs, conf_source = self.ld_so_conf()
+        conf_dirs = tuple(d for d in conf_dirs if _may_hold(d, abi))
         if facts is not None and facts.system_dirs:
             return Loader(abi, "glibc", program, facts.system_dirs, f"compiled into {program}", conf_dirs, conf_source)
         return Loader(abi, "glibc", program, self._glibc_defaults(abi), "glibc's defaults for this ABI "
@@ -314,6 +315,14 @@ class LoadingModel:
                 by_name[name] = loaded
                 if loaded.facts.soname:
                     by_name.setdefault(loaded.facts.soname, loaded)
+
+
+def _may_hold(directory: str, abi: FileAbi) -> bool:
+    """Whether ld.so.cache can hold this ABI's libraries from the directory:
+    not from another ABI's multiarch directory (ldconfig files those under
+    that ABI, which this loader never reads)."""
+    own = abi.known.triple if abi.known else None
+    return not any(part in TRIPLES and part != own for part in directory.split("/"))
 
 
 def expand_tokens(entry: str, origin: str, lib: str) -> str | None:

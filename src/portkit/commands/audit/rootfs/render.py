@@ -35,7 +35,8 @@ def header(document: dict[str, Any]) -> list:
     kernel = document["kernel"]
     if kernel is not None:
         needs = ", ".join(
-            f"CONFIG_{n['option']}={n['value'] or '?'} ({n['programs']} programs)" for n in kernel["needs"]
+            f"CONFIG_{n['option']}={n['value'] or '?'} ({n['programs']} program{'s' if n['programs'] > 1 else ''})"
+            for n in kernel["needs"]
         )
         rows.append(("kernel", f"{kernel['config'] or 'no --kconfig'}: {needs}"))
     if document["problems"]:

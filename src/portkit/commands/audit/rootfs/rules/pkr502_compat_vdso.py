@@ -37,7 +37,9 @@ def check(audit: Audit) -> Iterator[Finding]:
     if found is None or found.needs.vdso is None or not found.time_callers:
         return
     option, callers = found.needs.vdso, found.time_callers
-    count = f"{len(callers)} 32-bit program{'s' if len(callers) > 1 else ''} ({listed(callers, 3)}) read the time"
+    plural = len(callers) > 1
+    programs = f"{len(callers)} 32-bit program{'s' if plural else ''} ({listed(callers, 3)})"
+    count = f"{programs} read{'' if plural else 's'} the time"
     state = kernel_state(audit, option)
     if state is None:
         yield audit.finding(RULE, callers[0], f"{count}: without CONFIG_{option} each call is a system call")
