@@ -222,6 +222,8 @@ def test_a_library_in_lib64_on_arm64_is_found(planted: Path) -> None:
         f for f in document["findings"] if f["rule"] == "PKR201" and f["location"]["path"] == "usr/bin/uses-lib64"
     ]
     assert len(missing) == 1 and "lib64/libfoo.so.1 lies in a directory it does not search" in missing[0]["message"]
+    # The image's own loader, under qemu-user, agrees: it does not look in /lib64.
+    assert _real_loader_runs(planted, "usr/bin/uses-lib64") in (False, None)
 
 
 def test_a_missing_library_is_found(planted: Path) -> None:
@@ -356,3 +358,66 @@ def test_list_rules() -> None:
     proc = audit("--list-rules", "--format", "json")
     ids = [r["id"] for r in json.loads(proc.stdout)["rules"]]
     assert ids[0] == "PKR101" and len(ids) == len(set(ids)) == 20
+
+
+# -- the loader model against the real loader ---------------------------------------------
+
+
+def test_the_time32_table_is_glibcs_own(clean_image: Path) -> None:
+    """time32_symbols.py is what time32_gen.py reads off Debian's armhf libc.so.6."""
+    from portkit.commands.audit.rootfs.time32_gen import time32_names
+    from portkit.commands.audit.rootfs.time32_symbols import TIME32_SYMBOLS
+
+    table = time32_names(clean_image / "lib/arm-linux-gnueabihf/libc.so.6")
+    assert table == TIME32_SYMBOLS, "regenerate: python -m portkit.commands.audit.rootfs.time32_gen LIBC"
+    # from `readelf --dyn-syms`: glibc 2.34's 64-bit time entry points
+    symbols = readelf("--dyn-syms", "-W", clean_image / "lib/arm-linux-gnueabihf/libc.so.6")
+    assert "__clock_gettime64@@GLIBC_2.34" in symbols and "__stat64_time64@@GLIBC_2.34" in symbols
+    assert table["clock_gettime"] == "__clock_gettime64" and table["stat"] == "__stat64_time64"
+
+
+@pytest.fixture(scope="session")
+def chained(tmp_path_factory, clean_image: Path) -> Path:
+    """opt/app/bin/{with-rpath,with-runpath} need liba.so.1 in opt/app/lib, which
+    needs libb.so.1 there too; liba has no path of its own. glibc searches the
+    program's DT_RPATH for liba's needs, but not its DT_RUNPATH."""
+    root = tmp_path_factory.mktemp("chained") / "rootfs"
+    shutil.copytree(clean_image, root, symlinks=True)
+    build = tmp_path_factory.mktemp("chain-build")
+    lib = root / "opt/app/lib"
+    lib.mkdir(parents=True)
+    (root / "opt/app/bin").mkdir()
+    compile_for(AARCH64_CC, lib / "libb.so.1", "-shared", "-fPIC", "-Wl,-soname,libb.so.1", str(DATA / "lib.c"))
+    (build / "shim.c").write_text("int planted_value(void);\nint shim(void) { return planted_value(); }\n")
+    compile_for(AARCH64_CC, lib / "liba.so.1", "-shared", "-fPIC", "-Wl,-soname,liba.so.1", str(build / "shim.c"),
+                f"-L{lib}", "-l:libb.so.1")  # fmt: skip
+    (build / "app.c").write_text("int shim(void);\nint main(void) { return shim() == 42 ? 0 : 1; }\n")
+    for name, tags in (("with-rpath", "--disable-new-dtags"), ("with-runpath", "--enable-new-dtags")):
+        compile_for(AARCH64_CC, root / "opt/app/bin" / name, str(build / "app.c"), f"-L{lib}", "-l:liba.so.1",
+                    f"-Wl,{tags},-rpath,$ORIGIN/../lib", f"-Wl,-rpath-link,{lib}")  # fmt: skip
+    return root
+
+
+def _real_loader_runs(root: Path, program: str) -> bool | None:
+    """Whether the image's own ld.so, under qemu-aarch64 -L ROOT, loads and runs the program."""
+    if shutil.which("qemu-aarch64") is None:
+        return None
+    proc = subprocess.run(["qemu-aarch64", "-L", str(root), str(root / program)], capture_output=True, text=True)
+    return proc.returncode == 0
+
+
+def test_rpath_and_runpath_are_searched_as_the_real_loader_does(chained: Path) -> None:
+    assert "(RPATH)" in readelf("-d", chained / "opt/app/bin/with-rpath")
+    assert "(RUNPATH)" in readelf("-d", chained / "opt/app/bin/with-runpath")
+    _, document, _ = audit_json(chained)
+    missing = [f for f in document["findings"] if f["rule"] == "PKR201" and f["location"]["path"].startswith("opt/")]
+    # liba's need of libb fails only when liba is loaded by the RUNPATH program
+    assert [f["location"]["path"] for f in missing] == ["opt/app/lib/liba.so.1"]
+    assert missing[0]["message"].startswith("needs libb.so.1, which the loader does not find (when loaded by "
+                                            "opt/app/bin/with-runpath);")  # fmt: skip
+    real = (
+        _real_loader_runs(chained, "opt/app/bin/with-rpath"),
+        _real_loader_runs(chained, "opt/app/bin/with-runpath"),
+    )
+    if real != (None, None):
+        assert real == (True, False), "glibc's own loader disagrees with the model"
