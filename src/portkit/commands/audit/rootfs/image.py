@@ -175,14 +175,20 @@ _SPECIAL = {
 
 
 def _read_directory(root: Path, image: Image) -> None:
-    """Walks without following links; opens regular files only, with O_NOFOLLOW
-    and O_NONBLOCK, so a file swapped for a FIFO or a link meanwhile is refused."""
+    """Walks without following links or entering other filesystems mounted
+    inside (a live system's /proc holds an ELF file, kcore, as large as its
+    memory); opens regular files only, with O_NOFOLLOW and O_NONBLOCK, so a
+    file swapped for a FIFO or a link meanwhile is refused."""
     seen_dirs: set[tuple[int, int]] = set()
     stack: list[tuple[str, str]] = [(os.fspath(root), "")]
+    device = os.stat(root).st_dev
     while stack:
         real, path = stack.pop()
         try:
             info = os.stat(real, follow_symlinks=False)
+            if path and info.st_dev != device:  # /proc, /sys or another disk mounted inside: as find -xdev
+                image.problems.append(f"{path}: another filesystem is mounted here, not read")
+                continue
             if (info.st_dev, info.st_ino) in seen_dirs:  # a bind mount of a parent
                 image.problems.append(f"{path or '.'}: a directory met twice (a bind mount?), not read again")
                 continue
