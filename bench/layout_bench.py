@@ -18,9 +18,7 @@ must stay flat as the count grows (it was quadratic in places once).
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import platform
 import re
 import shutil
 import statistics
@@ -31,6 +29,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from benchlib import machine, write_section  # noqa: E402
+
 HEADERS = sorted((ROOT / "tests/data/layout").glob("*.h")) + sorted((ROOT / "examples/legacy32/include").glob("*.h"))
 TRIPLES = {"aarch64": "aarch64-linux-gnu", "arm": "arm-linux-gnueabihf"}
 BEGIN, END = "<!-- layout-bench:begin -->", "<!-- layout-bench:end -->"
@@ -89,13 +90,6 @@ def measure_scaling(tmp: Path, rounds: int) -> list[str]:
         ours, peer = statistics.median(times["portkit", n]), statistics.median(times["peer", n])
         rows.append(f"| {n} | {ours * 1000:.0f} | {ours * 1e6 / n:.0f} | {peer * 1000:.0f} | {ours / peer:.2f} |")
     return rows
-
-
-def machine() -> str:
-    info = Path("/proc/cpuinfo").read_text().splitlines()
-    model = next((line.split(":", 1)[1].strip() for line in info if "model name" in line), platform.processor())
-    cpus = sum(1 for line in info if line.startswith("processor"))
-    return f"{model}, {cpus} CPUs, kernel {platform.release()}, {datetime.date.today().isoformat()}"
 
 
 def main() -> None:
@@ -159,15 +153,9 @@ def main() -> None:
     )
     print(section)
     if args.write:
-        text = args.write.read_text()
-        if BEGIN in text and END in text:
-            text = text[: text.index(BEGIN)] + section + text[text.index(END) + len(END) + 1 :]
-        else:
-            text += (
-                "\n## Layout: `portkit layout` against pahole\n\n`python bench/layout_bench.py --write "
-                "docs/benchmarks.md`\n\n" + section
-            )
-        args.write.write_text(text)
+        heading = "## Layout: `portkit layout` against pahole\n\n"
+        heading += f"`python {Path(__file__).relative_to(ROOT)} --write docs/benchmarks.md`\n\n"
+        write_section(args.write, section, BEGIN, END, heading)
 
 
 if __name__ == "__main__":

@@ -10,15 +10,17 @@ alternating, repeated; medians and ratios go to docs/benchmarks.md.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import platform
 import statistics
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from benchlib import machine, write_section  # noqa: E402
+
 BEGIN, END = "<!-- vdso-bench:begin -->", "<!-- vdso-bench:end -->"
 
 
@@ -75,19 +77,6 @@ def measure(setup: Setup, reference: Path, rounds: int, calls: int) -> dict[str,
     }
 
 
-def machine() -> str:
-    model = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if "model name" in line
-        ),
-        platform.processor(),
-    )
-    cpus = len([line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("processor")])
-    return f"{model}, {cpus} CPUs, kernel {platform.release()}, {datetime.date.today().isoformat()}"
-
-
 def markdown(results: dict[str, dict[str, float]], rounds: int, calls: int) -> str:
     lines = [
         BEGIN,
@@ -107,15 +96,6 @@ def markdown(results: dict[str, dict[str, float]], rounds: int, calls: int) -> s
     return "\n".join(lines) + "\n"
 
 
-def write_section(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else ""
-    if BEGIN in text and END in text:
-        text = text[: text.index(BEGIN)] + section + text[text.index(END) + len(END) + 1 :]
-    else:
-        text += "\n" + section
-    path.write_text(text)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=7)
@@ -131,7 +111,7 @@ def main() -> None:
     section = markdown(results, args.rounds, args.calls)
     print(section)
     if args.write:
-        write_section(args.write, section)
+        write_section(args.write, section, BEGIN, END)
 
 
 if __name__ == "__main__":

@@ -175,27 +175,19 @@ def test_resolving_never_leaves_the_tree_or_hangs(entries: dict, query: str) -> 
         assert resolved.why
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list('CONFIG_ABXYZ=yn#"\n 0123is not set')), max_size=300))
-def test_the_kernel_config_parser_takes_any_text(text: str) -> None:
-    from portkit.commands.audit.kconfig_file import parse_kconfig
-
-    config = parse_kconfig(text)
-    for option, value in config.items():
-        assert f"CONFIG_{option}" in text and isinstance(value, str)
-
-
-def test_the_kernel_config_reader_reads_gz_and_refuses_junk(tmp_path: Path) -> None:
+def test_the_kernel_config_is_read_by_the_kconfig_audits_reader(tmp_path: Path) -> None:
+    """--kconfig goes through audit kconfig's reader (gzip by its first bytes,
+    `is not set` as n) and refuses what is not a config in one line."""
     import gzip
 
-    from portkit.commands.audit.kconfig_file import read_kconfig
+    from portkit.commands.audit.kconfig.reader import read_config_file
     from portkit.core.errors import BadInput
 
     packed = tmp_path / "config.gz"
     packed.write_bytes(gzip.compress(b"CONFIG_ARM64=y\n# CONFIG_COMPAT is not set\nCONFIG_HZ=250\n"))
-    assert read_kconfig(packed) == {"ARM64": "y", "COMPAT": "n", "HZ": "250"}
+    assert read_config_file(packed).values() == {"ARM64": "y", "COMPAT": "n", "HZ": "250"}
     (tmp_path / "cut.gz").write_bytes(packed.read_bytes()[:12])
     (tmp_path / "text").write_text("hello\n")
     for bad in ("cut.gz", "text", "absent"):
         with pytest.raises(BadInput):
-            read_kconfig(tmp_path / bad)
+            read_config_file(tmp_path / bad)

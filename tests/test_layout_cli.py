@@ -97,6 +97,31 @@ def test_types_table_is_the_seeds_table(capsys) -> None:
     assert sizes["wchar_t"] == (4, 4, 2)
 
 
+def test_big_endian_bit_offsets_are_explained(capsys) -> None:
+    """Bit offsets count in allocation order: from each byte's most significant bit
+    on big-endian ABIs, which the document names and the text spells out."""
+    code, doc = layout_json(capsys, str(LEGACY / "wire.h"), "--abi", "arm", "--abi", "ppc", "--all")
+    assert code == 0
+    assert [(a["name"], a["byte_order"]) for a in doc["abis"]] == [("arm", "little"), ("powerpc", "big")]
+    frame = next(r for r in doc["records"] if r["name"] == "struct wire_frame")
+    kinds = {n: next(f for f in lay["fields"] if f["name"] == "kind") for n, lay in frame["layouts"].items()}
+    assert {n: (f["bit_offset"], f["bit_width"]) for n, f in kinds.items()} == {"arm": (256, 4), "powerpc": (256, 4)}
+    assert main(["layout", str(LEGACY / "wire.h"), "--abi", "arm", "--abi", "ppc", "--all"]) == 0
+    text = capsys.readouterr().out
+    assert "bit N = byte N/8, bit 0x80>>N%8 on powerpc (big-endian: bit-fields fill each byte from the top)" in text
+    assert "bit N = byte N/8, bit 0x01<<N%8 on arm: the same offset is another bit in memory" in text
+    assert main(["layout", str(LEGACY / "wire.h"), "--abi", "arm", "--abi", "aarch64", "--all"]) == 0
+    assert "big-endian" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"), [("ppc64el", "powerpc64le"), ("s390x-linux-gnu", "s390x"), ("mips-linux-gnu", "mips")]
+)
+def test_debian_names_and_triples_of_the_newer_abis(capsys, alias: str, name: str) -> None:
+    code, doc = layout_json(capsys, "--types", "--abi", alias)
+    assert code == 0 and doc["abis"][0]["name"] == name
+
+
 def test_system_types_resolve_without_flags(capsys) -> None:
     data = ROOT / "tests" / "data" / "layout" / "libc.h"
     code, doc = layout_json(capsys, str(data), "--all")
@@ -373,13 +398,18 @@ def assert_one_line_or_a_report(header: Path, text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("triple", "qemu", "bar", "union"),
+    ("abi", "triple", "qemu", "bar", "union"),
     [
-        ("arm-linux-gnueabihf", "qemu-arm", 16, 8),
-        ("aarch64-linux-gnu", "qemu-aarch64", 32, 16),
+        ("arm", "arm-linux-gnueabihf", "qemu-arm", 16, 8),
+        ("aarch64", "aarch64-linux-gnu", "qemu-aarch64", 32, 16),
+        ("powerpc", "powerpc-linux-gnu", "qemu-ppc", 16, 8),
+        ("mips", "mips-linux-gnu", "qemu-mips", 16, 8),
+        ("s390x", "s390x-linux-gnu", "qemu-s390x", 32, 16),
+        ("riscv64", "riscv64-linux-gnu", "qemu-riscv64", 32, 16),
+        ("powerpc64le", "powerpc64le-linux-gnu", "qemu-ppc64le", 32, 16),
     ],
 )
-def test_seed_program_prints_what_portkit_reports(tmp_path: Path, capsys, triple, qemu, bar, union) -> None:
+def test_seed_program_prints_what_portkit_reports(tmp_path: Path, capsys, abi, triple, qemu, bar, union) -> None:
     """The seed's own experiment: examples/legacy32/src/main.c built for each target, run under qemu-user."""
     exe = tmp_path / "legacy32"
     subprocess.run(
@@ -388,8 +418,7 @@ def test_seed_program_prints_what_portkit_reports(tmp_path: Path, capsys, triple
     printed = subprocess.run([qemu, str(exe)], capture_output=True, text=True, check=True).stdout
     assert f"sizeof ( struct bar ) = {bar}\n" in printed
     assert f"sizeof (long_union_t ) = {union}\n" in printed
-    abi = "arm" if triple.startswith("arm") else "aarch64"
-    _, doc = layout_json(capsys, str(LEGACY / "seed.h"))
+    _, doc = layout_json(capsys, str(LEGACY / "seed.h"), "--abi", abi, "--all")
     assert (size(doc, "struct bar", abi), size(doc, "long_union_t", abi)) == (bar, union)
 
 
@@ -417,7 +446,9 @@ def test_unplaceable_base_is_named(tmp_path: Path, capsys) -> None:
     assert "offsets not known for bases T (a virtual base of an abstract class" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("abi", ["arm", "aarch64", "i686", "x86_64", "mingw64"])
+@pytest.mark.parametrize(
+    "abi", ["arm", "aarch64", "i686", "x86_64", "mingw64", "riscv64", "powerpc", "powerpc64le", "s390x", "mips"]
+)
 def test_cplusplus_standard_headers_resolve(capsys, abi: str) -> None:
     """<cstddef> and friends come from each target's own libstdc++, as its g++ finds them."""
     code, doc = layout_json(

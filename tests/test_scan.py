@@ -108,6 +108,19 @@ def test_llp64_keeps_long_and_pointer_apart(tmp_path: Path) -> None:
     assert "LLP64 (mingw64)" in llp64["findings"][0]["message"]
 
 
+@pytest.mark.parametrize(
+    ("source_abi", "target_abi"), [("powerpc", "powerpc64le"), ("mips", "riscv64"), ("arm", "s390x")]
+)
+def test_the_newer_abis_as_either_end(tmp_path: Path, source_abi: str, target_abi: str) -> None:
+    """Big-endian 32-bit PowerPC and MIPS to the 64-bit ABIs: the same seed findings, named by their ABIs."""
+    source = tmp_path / "seed.c"
+    source.write_text(SEED_INCORRECT)
+    code, document = scan_json(source, "--from", source_abi, "--to", target_abi)
+    assert code == 1
+    assert found(document) == [(8, "PK101"), (9, "PK102"), (13, "PK201")]
+    assert f"4 bytes in ILP32 ({source_abi}), 8 in LP64 ({target_abi})" in document["findings"][0]["message"]
+
+
 def test_fail_on_select_ignore_and_suppression(tmp_path: Path) -> None:
     source = tmp_path / "seed.c"
     source.write_text(SEED_INCORRECT.replace("p = (int *) addr;", "p = (int *) addr; /* portkit: ignore PK102 */"))

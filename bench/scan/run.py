@@ -35,11 +35,9 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import datetime
 import importlib.util
 import json
 import os
-import platform
 import re
 import shlex
 import shutil
@@ -55,7 +53,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
 import scan_corpus as corpus  # noqa: E402  (the corpus's own reader: labels, scan-args, cflags)
+from benchlib import machine, write_section  # noqa: E402
 
 BEGIN, END = "<!-- scan-bench:begin -->", "<!-- scan-bench:end -->"
 DASH = "\u2013"  # an empty cell
@@ -867,13 +867,6 @@ def timings(portkit: list[str], prepared: Prepared, cache: Path, rounds: int) ->
 # ------------------------------------------------------------------ the report
 
 
-def machine() -> str:
-    info = Path("/proc/cpuinfo").read_text().splitlines()
-    model = next((line.split(":", 1)[1].strip() for line in info if "model name" in line), platform.processor())
-    cpus = sum(1 for line in info if line.startswith("processor"))
-    return f"{model}, {cpus} CPUs, kernel {platform.release()}, {datetime.date.today().isoformat()}"
-
-
 def pct(hit: int, total: int) -> str:
     return f"{hit}/{total} ({100 * hit / total:.0f}%)" if total else DASH
 
@@ -1134,18 +1127,6 @@ def real_section(
 # ------------------------------------------------------------------ main
 
 
-def write_section(path: Path, section: str) -> None:
-    text = path.read_text()
-    if BEGIN in text and END in text:
-        text = text[: text.index(BEGIN)] + section + text[text.index(END) + len(END) + 1 :]
-    else:
-        text += (
-            "\n## Scan: `portkit scan` against compilers and linters\n\n"
-            "`python bench/scan/run.py --write docs/benchmarks.md`\n\n" + section
-        )
-    path.write_text(text)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per project (default 5)")
@@ -1220,7 +1201,9 @@ def main() -> None:
     section = "\n".join([*header, *goal_rows, "", *body, END]) + "\n"
     print(section)
     if args.write:
-        write_section(args.write, section)
+        heading = "## Scan: `portkit scan` against compilers and linters\n\n"
+        heading += f"`python {Path(__file__).relative_to(ROOT)} --write docs/benchmarks.md`\n\n"
+        write_section(args.write, section, BEGIN, END, heading)
 
 
 if __name__ == "__main__":

@@ -9,5 +9,8 @@
 int pk_cmd_cpu(int argc, char **argv);
 int pk_cmd_vdso(int argc, char **argv);
 int pk_cmd_crc32c(int argc, char **argv);
+int pk_cmd_rt(int argc, char **argv);
+int pk_cmd_load(int argc, char **argv);
+int pk_cmd_kconfig(int argc, char **argv);
 
 #endif

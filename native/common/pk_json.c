@@ -155,6 +155,42 @@ void pk_json_kv_hex(pk_json *j, const char *key, uint64_t v)
     pk_json_kv_string(j, key, buf);
 }
 
+/* The key, then null when the value does not exist; whether it does. */
+static bool key_or_null(pk_json *j, const char *key, bool exists)
+{
+    pk_json_key(j, key);
+    if (!exists)
+        pk_json_null(j);
+    return exists;
+}
+
+void pk_json_kv_int_or_null(pk_json *j, const char *key, bool exists, int64_t v)
+{
+    if (key_or_null(j, key, exists))
+        pk_json_int(j, v);
+}
+
+void pk_json_kv_uint_or_null(pk_json *j, const char *key, bool exists, uint64_t v)
+{
+    if (key_or_null(j, key, exists))
+        pk_json_uint(j, v);
+}
+
+void pk_json_kv_double_or_null(pk_json *j, const char *key, bool exists, double v)
+{
+    if (key_or_null(j, key, exists))
+        pk_json_double(j, v);
+}
+
+void pk_json_kv_uint_array(pk_json *j, const char *key, const uint64_t *v, size_t n)
+{
+    pk_json_key(j, key);
+    pk_json_begin_array(j);
+    for (size_t i = 0; i < n; i++)
+        pk_json_uint(j, v[i]);
+    pk_json_end_array(j);
+}
+
 void pk_json_begin_document(pk_json *j, const char *schema)
 {
     pk_json_begin_object(j);

@@ -7,6 +7,7 @@
 #define PK_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -46,6 +47,12 @@ void pk_json_kv_bool(pk_json *j, const char *key, bool v);
 /* Hex string "0x..." for addresses and register values (JSON numbers lose
  * precision above 2^53 in most readers). */
 void pk_json_kv_hex(pk_json *j, const char *key, uint64_t v);
+/* The value, or null when it does not exist (never 0 for "not measured"). */
+void pk_json_kv_int_or_null(pk_json *j, const char *key, bool exists, int64_t v);
+void pk_json_kv_uint_or_null(pk_json *j, const char *key, bool exists, uint64_t v);
+void pk_json_kv_double_or_null(pk_json *j, const char *key, bool exists, double v);
+/* An array of unsigned numbers. */
+void pk_json_kv_uint_array(pk_json *j, const char *key, const uint64_t *v, size_t n);
 
 /* Opens the top-level object with "schema" and the "agent" block that every
  * document carries (version, architecture, data model). */

@@ -29,6 +29,8 @@ static const implementation implementations[] = {
 #if defined(PK_CRC32C_X86)
     { "sse42", pk_crc32c_sse42, pk_crc32c_sse42_supported, NULL },
     { "avx2_vpclmul", pk_crc32c_avx2_vpclmul, pk_crc32c_avx2_vpclmul_supported, pk_crc32c_vpclmul_init },
+#endif
+#if defined(PK_CRC32C_X86_64)
     { "avx2_fused", pk_crc32c_avx2_fused, pk_crc32c_avx2_vpclmul_supported, pk_crc32c_vpclmul_init },
     { "avx512_vpclmul", pk_crc32c_avx512_vpclmul, pk_crc32c_avx512_vpclmul_supported, pk_crc32c_avx512_init },
 #endif

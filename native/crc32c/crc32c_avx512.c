@@ -14,7 +14,7 @@
 #include "crc32c_impls.h"
 #include "crc32c_math.h"
 
-#if defined(PK_CRC32C_X86)
+#if defined(PK_CRC32C_X86_64)
 #include "cpu_features.h"
 #include "crc32c_x86.h"
 

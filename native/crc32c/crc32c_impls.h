@@ -15,15 +15,22 @@ uint32_t pk_crc32c_portable(uint32_t crc, const void *buf, size_t len);
 uint32_t pk_crc32c_portable_update(uint32_t state, const uint8_t *p, size_t len);
 void pk_crc32c_portable_init(void);
 
-#if defined(__x86_64__)
+/* x86-64 and i686: the crc32 instruction (SSE4.2) with PCLMULQDQ joins, and
+ * the AVX2 VPCLMULQDQ folding. */
+#if defined(__x86_64__) || defined(__i386__)
 #define PK_CRC32C_X86 1
 uint32_t pk_crc32c_sse42(uint32_t crc, const void *buf, size_t len);
 bool pk_crc32c_sse42_supported(void);
 uint32_t pk_crc32c_sse42_update(uint32_t state, const uint8_t *p, size_t len);
 uint32_t pk_crc32c_avx2_vpclmul(uint32_t crc, const void *buf, size_t len);
 bool pk_crc32c_avx2_vpclmul_supported(void);
-uint32_t pk_crc32c_avx2_fused(uint32_t crc, const void *buf, size_t len);
 void pk_crc32c_vpclmul_init(void);
+#endif
+
+/* x86-64 only: the folding fused with crc32q streams, and AVX-512. */
+#if defined(__x86_64__)
+#define PK_CRC32C_X86_64 1
+uint32_t pk_crc32c_avx2_fused(uint32_t crc, const void *buf, size_t len);
 uint32_t pk_crc32c_avx512_vpclmul(uint32_t crc, const void *buf, size_t len);
 bool pk_crc32c_avx512_vpclmul_supported(void);
 void pk_crc32c_avx512_init(void);

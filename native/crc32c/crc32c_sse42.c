@@ -1,4 +1,5 @@
-/* x86-64 SSE4.2: the crc32 instruction, three streams at a time.
+/* x86 SSE4.2: the crc32 instruction, three streams at a time (x86-64 and
+ * i686; crc32c_x86.h says what differs in 32-bit mode).
  *
  * crc32 has a latency of 3 cycles and a throughput of one per cycle (Intel
  * since Nehalem, AMD since Zen), so one dependent chain runs at a third of the
@@ -23,26 +24,26 @@
 #define PREFETCH 1536
 
 PK_X86_CRC_TARGET
-static uint64_t three_streams_prefetching(uint64_t a, const uint8_t *p)
+static pk_x86_state three_streams_prefetching(pk_x86_state a, const uint8_t *p)
 {
     const uint8_t *pb = p + BIG_STREAM, *pc = p + 2 * BIG_STREAM;
-    uint64_t b = 0, c = 0;
+    pk_x86_state b = 0, c = 0;
     for (size_t i = 0; i < BIG_STREAM; i += 64) {
         _mm_prefetch((const char *)p + i + PREFETCH, _MM_HINT_T0);
         _mm_prefetch((const char *)pb + i + PREFETCH, _MM_HINT_T0);
         _mm_prefetch((const char *)pc + i + PREFETCH, _MM_HINT_T0);
         for (size_t j = i; j < i + 64 - 8 * (i + 64 == BIG_STREAM); j += 8) {
-            a = _mm_crc32_u64(a, pk_load_le64(p + j));
-            b = _mm_crc32_u64(b, pk_load_le64(pb + j));
-            c = _mm_crc32_u64(c, pk_load_le64(pc + j));
+            a = pk_x86_crc8(a, p + j);
+            b = pk_x86_crc8(b, pb + j);
+            c = pk_x86_crc8(c, pc + j);
         }
     }
-    a = _mm_crc32_u64(a, pk_load_le64(p + BIG_STREAM - 8));
-    b = _mm_crc32_u64(b, pk_load_le64(pb + BIG_STREAM - 8));
+    a = pk_x86_crc8(a, p + BIG_STREAM - 8);
+    b = pk_x86_crc8(b, pb + BIG_STREAM - 8);
     uint64_t last = pk_load_le64(pc + BIG_STREAM - 8) ^
                     pk_x86_clmul32(a, pk_crc32c_stream_const(2 * BIG_STREAM)) ^
                     pk_x86_clmul32(b, pk_crc32c_stream_const(BIG_STREAM));
-    return _mm_crc32_u64(c, last);
+    return pk_x86_crc_u64(c, last);
 }
 
 /* Large buffers: three chains over three far-apart thirds, which the
@@ -57,15 +58,15 @@ static uint32_t three_regions(uint32_t state, const uint8_t *p, size_t len)
 {
     size_t third = len / 3 & ~(size_t)63;
     const uint8_t *pb = p + third, *pc = p + 2 * third;
-    uint64_t a = state, b = 0, c = 0;
+    pk_x86_state a = state, b = 0, c = 0;
     for (size_t i = 0; i < third; i += 64) {
         _mm_prefetch((const char *)p + i + REGION_PREFETCH, _MM_HINT_T0);
         _mm_prefetch((const char *)pb + i + REGION_PREFETCH, _MM_HINT_T0);
         _mm_prefetch((const char *)pc + i + REGION_PREFETCH, _MM_HINT_T0);
         for (size_t j = i; j < i + 64; j += 8) {
-            a = _mm_crc32_u64(a, pk_load_le64(p + j));
-            b = _mm_crc32_u64(b, pk_load_le64(pb + j));
-            c = _mm_crc32_u64(c, pk_load_le64(pc + j));
+            a = pk_x86_crc8(a, p + j);
+            b = pk_x86_crc8(b, pb + j);
+            c = pk_x86_crc8(c, pc + j);
         }
     }
     uint32_t s = pk_x86_shift64((uint32_t)a, 2 * third) ^ pk_x86_shift64((uint32_t)b, third) ^
@@ -78,7 +79,7 @@ uint32_t pk_crc32c_sse42_update(uint32_t state, const uint8_t *p, size_t len)
 {
     if (len >= REGION_MIN)
         return three_regions(state, p, len);
-    uint64_t s = state;
+    pk_x86_state s = state;
     for (; len >= 3 * BIG_STREAM; p += 3 * BIG_STREAM, len -= 3 * BIG_STREAM)
         s = three_streams_prefetching(s, p);
     return pk_x86_crc_medium((uint32_t)s, p, len);

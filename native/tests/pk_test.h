@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static int pk_test_failures;
@@ -19,6 +20,28 @@ static int pk_test_failures;
             pk_test_failures++;                                              \
         }                                                                    \
     } while (0)
+
+/* Checks that the text got is want, showing both when it is not. */
+#define CHECK_TEXT(got, want)                                                     \
+    do {                                                                          \
+        CHECK(!strcmp((got), (want)));                                            \
+        if (strcmp((got), (want)))                                                \
+            fprintf(stderr, "  want: %s\n  got:  %s\n", (want), (got));            \
+    } while (0)
+
+/* A command's option parse: its exit code, and what it wrote to stderr. */
+typedef int pk_test_parse(int argc, char **argv, const char **err);
+
+/* The parse of argv fails with exit 2 (bad usage) and exactly the line
+ * "portkit-target CMD: LINE". */
+static inline void pk_test_expect_usage(pk_test_parse *parse, const char *cmd, const char *line, int argc, char **argv)
+{
+    char want[512];
+    const char *got;
+    snprintf(want, sizeof want, "portkit-target %s: %s\n", cmd, line);
+    CHECK(parse(argc, argv, &got) == 2);
+    CHECK_TEXT(got, want);
+}
 
 #define TEST_EXIT() (pk_test_failures ? (fprintf(stderr, "%d check(s) failed\n", pk_test_failures), 1) : 0)
 

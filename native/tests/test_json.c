@@ -52,6 +52,22 @@ static void escapes(pk_json *j)
     pk_json_end_array(j);
 }
 
+/* The shorthands for values that may not exist, and arrays of numbers. */
+static void optional(pk_json *j)
+{
+    const uint64_t values[] = {0, 7, 18446744073709551615u};
+    pk_json_begin_object(j);
+    pk_json_kv_int_or_null(j, "a", true, -5);
+    pk_json_kv_int_or_null(j, "b", false, -5);
+    pk_json_kv_uint_or_null(j, "c", true, 0);
+    pk_json_kv_uint_or_null(j, "d", false, 9);
+    pk_json_kv_double_or_null(j, "e", true, 1.5);
+    pk_json_kv_double_or_null(j, "f", false, 1.5);
+    pk_json_kv_uint_array(j, "g", values, 3);
+    pk_json_kv_uint_array(j, "h", values, 0);
+    pk_json_end_object(j);
+}
+
 static void document(pk_json *j)
 {
     pk_json_begin_document(j, "portkit.test/1");
@@ -172,6 +188,11 @@ int main(void)
 
     s = render(escapes);
     CHECK(!strcmp(s, "[\"q\\\"b\\\\n\\n\\t\\u0001\\u00ff\",null,null,null,0.5,32.34715,0.30000000000000004]"));
+    free(s);
+
+    s = render(optional);
+    CHECK(!strcmp(s, "{\"a\":-5,\"b\":null,\"c\":0,\"d\":null,\"e\":1.5,\"f\":null,"
+                     "\"g\":[0,7,18446744073709551615],\"h\":[]}"));
     free(s);
 
     s = render(document);

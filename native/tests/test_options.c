@@ -31,22 +31,11 @@ static int parse(int argc, char **argv, const char **line)
     return status;
 }
 
-/* The parse of argv fails with exit 2 and exactly this line. */
-static void expect_error(const char *line, int argc, char **argv)
-{
-    char want[512];
-    const char *got;
-    snprintf(want, sizeof want, "portkit-target test: %s\n", line);
-    CHECK(parse(argc, argv, &got) == PK_EXIT_USAGE);
-    CHECK(!strcmp(got, want));
-    if (strcmp(got, want))
-        fprintf(stderr, "  want: %s  got:  %s", want, got);
-}
 
 #define EXPECT(line, ...)                                                  \
     do {                                                                   \
         char *args[] = {"test", __VA_ARGS__, NULL};                        \
-        expect_error(line, (int)(sizeof args / sizeof args[0]) - 1, args); \
+        pk_test_expect_usage(parse, "test", line, (int)(sizeof args / sizeof args[0]) - 1, args); \
     } while (0)
 
 static void test_option_errors(void)

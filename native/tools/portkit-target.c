@@ -17,6 +17,9 @@ static const command commands[] = {
     {"cpu", pk_cmd_cpu, "optional instruction-set features of this CPU and kernel"},
     {"vdso", pk_cmd_vdso, "list, verify and benchmark the kernel's vDSO"},
     {"crc32c", pk_cmd_crc32c, "CRC32C of files, --check a list, --bench the implementations"},
+    {"rt", pk_cmd_rt, "wake-up latency per CPU (cyclictest's method), sysinfo, timerlat"},
+    {"load", pk_cmd_load, "a bounded load (cpu, spawn, io, net, mem, msg, cmd) and what it achieved"},
+    {"kconfig", pk_cmd_kconfig, "the running kernel's config file (/proc/config.gz), for audit kconfig"},
 };
 
 static void usage(FILE *out)

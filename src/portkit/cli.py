@@ -17,12 +17,13 @@ from portkit.commands.audit import command as audit
 from portkit.commands.cpu import command as cpu
 from portkit.commands.crc32c import command as crc32c
 from portkit.commands.layout import command as layout
+from portkit.commands.rt import command as rt
 from portkit.commands.scan import command as scan
 from portkit.commands.vdso import command as vdso
 from portkit.core.command import Parser
 from portkit.core.errors import Exit, PortkitError
 
-COMMANDS = (cpu, vdso, crc32c, layout, scan, audit)
+COMMANDS = (cpu, vdso, crc32c, layout, scan, rt, audit)
 
 
 def build_parser() -> Parser:

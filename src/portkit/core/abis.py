@@ -1,7 +1,7 @@
 """The ABIs `portkit layout` compares, named once: a short name, the GNU
-triple (the cross toolchain and its Debian sysroot), clang's triple and the
-data model. Linux triples come from portkit.core.arches; the others are only
-layout targets (no agent runs there)."""
+triple (the cross toolchain and its Debian sysroot), clang's triple, the
+data model and the byte order. Those an agent runs on come from
+portkit.core.arches; the others are only layout (and scan) targets."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ class Abi:
     clang_triple: str
     data_model: str
     flags: tuple[str, ...] = field(default=())  # variant flags, e.g. -D_TIME_BITS=64
+    # "big": bit-fields fill each byte from its most significant bit (docs/formats.md, bit_offset)
+    byte_order: str = "little"
 
 
 def _linux(short: str, clang_triple: str) -> Abi:
@@ -35,11 +37,25 @@ ABIS: tuple[Abi, ...] = (
     _linux("x86_64", "x86_64-linux-gnu"),
     _linux("mips64el", "mips64el-linux-gnuabi64"),
     Abi("mipsel", "mipsel-linux-gnu", "mipsel-linux-gnu", "ILP32"),
+    Abi("mips", "mips-linux-gnu", "mips-linux-gnu", "ILP32", byte_order="big"),  # o32, big-endian
+    Abi("powerpc", "powerpc-linux-gnu", "powerpc-linux-gnu", "ILP32", byte_order="big"),
+    Abi("powerpc64le", "powerpc64le-linux-gnu", "powerpc64le-linux-gnu", "LP64"),
+    Abi("riscv64", "riscv64-linux-gnu", "riscv64-linux-gnu", "LP64"),
+    Abi("s390x", "s390x-linux-gnu", "s390x-linux-gnu", "LP64", byte_order="big"),
     Abi("mingw64", "x86_64-w64-mingw32", "x86_64-w64-windows-gnu", "LLP64"),
     Abi("msvc64", "x86_64-windows-msvc", "x86_64-pc-windows-msvc", "LLP64"),
 )
 
-ALIASES = {**ARCH_ALIASES, "mingw": "mingw64", "win64": "msvc64", "x86_64-pc-windows-msvc": "msvc64"}
+ALIASES = {
+    **ARCH_ALIASES,
+    "mingw": "mingw64",
+    "win64": "msvc64",
+    "x86_64-pc-windows-msvc": "msvc64",
+    # Debian's architecture names
+    "ppc64el": "powerpc64le",
+    "ppc64le": "powerpc64le",
+    "ppc": "powerpc",
+}
 
 DEFAULT_ABIS = ("arm", "aarch64")  # the seed's pair: AArch32 vs AArch64
 

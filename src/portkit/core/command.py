@@ -92,7 +92,7 @@ class _HostOnly(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         raise BadInput(
             f"{parser.prog}: {'/'.join(self.option_strings)}: this command runs on this host, "
-            "not on a target (--target, --agent and --timeout are for cpu, vdso and crc32c)"
+            "not on a target (--target, --agent and --timeout are for cpu, vdso, crc32c and audit kconfig)"
         )
 
 

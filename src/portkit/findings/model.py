@@ -33,7 +33,8 @@ class Severity(IntEnum):
 class Rule:
     """One check, documented in the fixed parts of the rules page. The texts
     are Markdown (wrap code in backticks); wrong and right are examples in
-    `language` (C for scan; a shell session for an image audit)."""
+    `language` (C unless a command says otherwise: a kernel config is "kconfig",
+    an image audit a shell session)."""
 
     id: str  # "PK101"
     name: str  # kebab-case: "pointer-to-narrower-int"
@@ -44,7 +45,7 @@ class Rule:
     wrong: str  # C code that it flags
     right: str  # the same code, fixed
     fix: str  # the concrete fix, one or two sentences
-    language: str = "c"  # the examples' language, as a Markdown code fence names it
+    language: str = "c"  # of wrong and right, for the rules page's code fences
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from portkit.findings.rules_doc import rules_markdown
 from portkit.findings.sarif import ArtifactRoot, sarif_document
 from portkit.findings.selection import check_selectors, selectors
 from portkit.findings.sources import SourceFiles
-from portkit.findings.text import render_findings
+from portkit.findings.text import render_findings, summary
 from portkit.findings.triage import Triage, triage
 
 if TYPE_CHECKING:
@@ -84,15 +84,18 @@ def finish(
     findings: Iterable[Finding],
     extra: Mapping[str, Any] | Callable[[list[Finding]], Mapping[str, Any]],
     text_header: Callable[[dict[str, Any]], Iterable[RenderableType]] | None = None,
+    text_findings: bool = True,
     root: ArtifactRoot | None = None,
 ) -> int:
     """Shows the findings in args.format on args.output and returns the exit
     code per --fail-on. `extra`: the command's own fields of the JSON
     document, after "schema", or a function that makes them from the
     findings shown (for a summary of what is shown); `text_header(document)`:
-    what text output shows before the findings (none by default). `root`:
-    the findings' paths are relative to it (an image), not to the working
-    directory; no file is read for their text."""
+    what text output shows before the findings (none by default);
+    text_findings=False leaves text output the header and the summary line,
+    for a command whose header already shows every finding (audit kconfig's
+    table). `root`: the findings' paths are relative to it (an image), not to
+    the working directory; no file is read for their text."""
     check_findings_options(args, schema=schema, rules=rules)
     cwd = Path.cwd()
     sources = SourceFiles(read=root is None)
@@ -112,7 +115,8 @@ def finish(
         document = findings_document(schema, fields, result)
 
         def render(document: dict[str, Any]) -> list[RenderableType]:
-            return [*(text_header(document) if text_header else ()), *render_findings(result, sources)]
+            shown = render_findings(result, sources) if text_findings else [summary(result)]
+            return [*(text_header(document) if text_header else ()), *shown]
 
         emit(args.format, document, render, args.output)
     return exit_code(result, args.fail_on)

@@ -1,2 +1,2 @@
-"""`portkit audit`: check what was built for a board before the board does:
+"""`portkit audit MODE`: check what goes onto a board before the board does:
 a root filesystem (`audit rootfs`) and a kernel configuration (`audit kconfig`)."""

@@ -19,6 +19,7 @@ def abi_json(a: Abi) -> dict:
         "triple": a.triple,
         "clang_triple": a.clang_triple,
         "data_model": a.data_model,
+        "byte_order": a.byte_order,
         "flags": list(a.flags),
     }
 

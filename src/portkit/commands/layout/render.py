@@ -87,6 +87,7 @@ def render(document: dict) -> list[RenderableType]:
         for line in rec["reasons"]:
             out.append(Text.assemble("  ", ("why:", "bold"), f" {line}"))
         out.append("")
+    out += _bit_order_note(document)
     incomplete = sum(1 for r in document["records"] if r["incomplete"])
     out.append(
         f"{document['records_changed']} of {document['records_total']} records differ between "
@@ -95,3 +96,20 @@ def render(document: dict) -> list[RenderableType]:
         + (" (--all shows every record)" if document["records_total"] > len(document["records"]) else "")
     )
     return out
+
+
+def _bit_order_note(document: dict) -> list[str]:
+    """Where a big-endian ABI's bit-fields are shown: which end of a byte bit
+    offsets count from (docs/formats.md, the layout's bit_offset)."""
+    big = [a["name"] for a in document["abis"] if a.get("byte_order") == "big"]
+    shown = any(
+        "bit_width" in f for r in document["records"] for lay in r["layouts"].values() if lay for f in lay["fields"]
+    )
+    if not big or not shown:
+        return []
+    little = [a["name"] for a in document["abis"] if a.get("byte_order") != "big"]
+    where = "bit N = byte N/8, bit"
+    lines = [f"{where} 0x80>>N%8 on {', '.join(big)} (big-endian: bit-fields fill each byte from the top)"]
+    if little:
+        lines.append(f"{where} 0x01<<N%8 on {', '.join(little)}: the same offset is another bit in memory")
+    return lines

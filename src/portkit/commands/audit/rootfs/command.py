@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from portkit.commands.audit.kconfig_file import read_kconfig
+from portkit.commands.audit.kconfig.reader import read_config_file
 from portkit.commands.audit.rootfs.abi import find_abi
 from portkit.commands.audit.rootfs.audit import Audit, infer_target
 from portkit.commands.audit.rootfs.document import audit_fields
@@ -68,16 +68,18 @@ def run(args: argparse.Namespace) -> int:
     check_findings_options(args, schema=SCHEMA, rules=RULES)
     if args.arch is not None:
         find_abi(args.arch)  # a wrong name fails before the image is read
-    kconfig = read_kconfig(args.kconfig) if args.kconfig is not None else None
+    kconfig = read_config_file(args.kconfig) if args.kconfig is not None else None
     image = read_image(args.image)
     target = infer_target(image, args.arch)
     if target is None:
         raise BadInput(f"{args.image}: no ELF file of a known ABI in it, nothing to audit (is it the image's root?)")
-    if kconfig is not None:
-        check_config_family(kconfig, target.abi.name, f"--kconfig {args.kconfig}")
-    audit = Audit(image, target, kconfig, str(args.kconfig) if args.kconfig else None)
+    options = kconfig.values() if kconfig is not None else None
+    if options is not None:
+        check_config_family(options, target.abi.name, f"--kconfig {args.kconfig}")
+    audit = Audit(image, target, options, str(args.kconfig) if args.kconfig else None)
     findings = run_checks(audit, args.select, args.ignore)
-    problems = list(dict.fromkeys([*image.problems, *audit.problems]))
+    config_problems = kconfig.problems if kconfig is not None else []
+    problems = list(dict.fromkeys([*image.problems, *config_problems, *audit.problems]))
     for line in problems:
         print(f"portkit: warning: {line}", file=sys.stderr)
 

@@ -1,0 +1,165 @@
+"""`portkit audit kconfig [CONFIG]`: a kernel configuration against the rule
+tables for real-time, 32-bit programs on 64-bit kernels, Y2038 and memory
+(seeds: rt-preempt-loongson2f-cyclictest, aarch64-compat-vdso-pitfall,
+ivi-arm64-porting-and-irq-latency).
+
+CONFIG is a .config, config.gz or config.xz; without it, the running kernel's
+(/proc/config.gz, else /boot/config-$(uname -r)); with --target, the target's
+running kernel's, read by the agent. Every rule is a data row (option,
+desired, severity, reason, source): `portkit audit kconfig --list-rules`,
+docs/audit-kconfig-rules.md."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+from portkit.commands.audit.kconfig.arch import detect_arch
+from portkit.commands.audit.kconfig.engine import Check, evaluate, findings
+from portkit.commands.audit.kconfig.render import SHOW, render_header
+from portkit.commands.audit.kconfig.rules import ROWS, RULES
+from portkit.commands.audit.kconfig.sources import Loaded, load
+from portkit.core.command import add_command
+from portkit.core.errors import Exit
+from portkit.core.output import emit
+from portkit.findings.report import add_findings_options, check_findings_options, finish
+from portkit.findings.selection import active_rules
+
+SCHEMA = "portkit.audit-kconfig/1"
+PROBLEMS_SHOWN = 20  # problem lines on stderr; the rest are counted (all are in the JSON)
+SUMMARY = "a kernel config against real-time, 32-bit compat, Y2038 and memory rules"
+EXAMPLES = (
+    "examples:\n"
+    "  portkit audit kconfig                          the running kernel (/proc/config.gz)\n"
+    "  portkit audit kconfig build/.config --fail-on error\n"
+    "  portkit audit kconfig config.xz --select PKK2  only the compat32 rules\n"
+    "  portkit audit kconfig --target qemu-aarch64    the target's running kernel, through the agent\n"
+    "  portkit audit kconfig .config --format sarif -o kconfig.sarif\n"
+    "  portkit audit kconfig --list-rules"
+)
+
+
+def register(modes: argparse._SubParsersAction) -> None:
+    parser = add_command(
+        modes, "kconfig", SUMMARY, __doc__, EXAMPLES, run, runs_on="agent", formats=("text", "json", "sarif")
+    )
+    parser.add_argument("config", nargs="?", type=Path, metavar="CONFIG", help="a .config, config.gz or config.xz")
+    parser.add_argument(
+        "--show",
+        choices=SHOW,
+        default="checked",
+        help="text table rows: every rule checked (default), only failures, or all with the skipped",
+    )
+    parser.add_argument("--list-rules", action="store_true", help="the rules: id, option, desired, where, why")
+    add_findings_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list_rules:
+        return list_rules(args)
+    check_findings_options(args, schema=SCHEMA, rules=RULES)
+    loaded = load(args)
+    config = loaded.config
+    arch = detect_arch(config)
+    _warn(config.problems)
+    active = {rule.id for rule in active_rules(RULES, args.select, args.ignore)}
+    checks = evaluate(config, arch, [row for row in ROWS if row.id in active])
+    extra = _document(loaded, arch, checks)
+    return finish(
+        args,
+        schema=SCHEMA,
+        rules=RULES,
+        findings=findings(checks, config.path),
+        extra=extra,
+        text_header=lambda document: render_header(document, args.show),
+        text_findings=False,
+    )
+
+
+def _warn(problems: list[str]) -> None:
+    for line in problems[:PROBLEMS_SHOWN]:
+        print(f"portkit: warning: {line}", file=sys.stderr)
+    if len(problems) > PROBLEMS_SHOWN:
+        print(
+            f"portkit: warning: {len(problems) - PROBLEMS_SHOWN} more problem lines (all in --format json)",
+            file=sys.stderr,
+        )
+
+
+def _document(loaded: Loaded, arch, checks: list[Check]) -> dict:
+    config = loaded.config
+    header = config.header
+    words = Counter(c.result.split(":", 1)[0].split(" ", 1)[0] for c in checks if c.status == "fail")
+    extra: dict = {
+        "config": {
+            "path": config.path,
+            "source": loaded.source,
+            "release": loaded.release,
+            "compression": config.compression,
+            "lines": config.lines,
+            "settings": len(config.settings),
+        },
+        "kernel": {
+            "version": header.version if header else None,
+            "header_arch": header.arch if header else None,
+            "arch": arch.name,
+            "arch_symbol": arch.symbol,
+            "arch_line": arch.line,
+            "bits": arch.bits,
+        },
+        "problems": config.problems,
+        "summary": {
+            "checked": sum(1 for c in checks if c.status != "skip"),
+            "ok": sum(1 for c in checks if c.status == "ok"),
+            "fail": words["FAIL"],
+            "warn": words["WARN"],
+            "note": words["NOTE"],
+            "skipped": sum(1 for c in checks if c.status == "skip"),
+        },
+        "checks": [c.to_json() for c in checks],
+    }
+    if loaded.target is not None:
+        extra["target"] = loaded.target
+    return extra
+
+
+def list_rules(args: argparse.Namespace) -> int:
+    document = {"schema": "portkit.rules/1", "rules": [_rule_json(row) for row in ROWS]}
+    emit("json" if args.format == "json" else "text", document, _render_rules, args.output)
+    return Exit.OK
+
+
+def _rule_json(row) -> dict:
+    return {
+        "id": row.id,
+        "name": row.name,
+        "severity": row.severity.label,
+        "family": row.family,
+        "summary": row.reason,
+        "fix": row.fix,
+        "option": row.option,
+        "desired": row.desired.text,
+        "arches": list(row.arches),
+        "when": row.when.text if row.when else None,
+        "old_names": [old.name for old in row.old_names],
+        "source": row.source,
+    }
+
+
+def _render_rules(document: dict) -> list:
+    from portkit.core.output import columns
+
+    rows = [
+        [
+            r["id"],
+            r["severity"],
+            r["option"],
+            r["desired"] if len(r["desired"]) <= 24 else "y (choice)",
+            ", ".join(r["arches"]) or "all",
+            r["summary"],
+        ]
+        for r in document["rules"]
+    ]
+    return [columns(["rule", "severity", "option", "desired", "arches", "why"], rows)]

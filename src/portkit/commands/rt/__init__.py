@@ -1,0 +1,1 @@
+"""`portkit rt`: real-time latency results (docs/formats.md, "portkit.rt/1")."""

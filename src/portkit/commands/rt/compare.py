@@ -1,0 +1,78 @@
+"""Results side by side, each against the first: "max 98 -> 68 us (-31%)", for
+the comparisons the field reports make (AArch32 vs AArch64, kernel 4.2 vs 4.4,
+2 vs 4 cores, idle vs stressed)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from portkit.commands.rt.summary import Row, us
+
+SCHEMA = "portkit.rt-compare/1"
+METRICS = (("min", "min_ns"), ("avg", "mean_ns"), ("max", "max_ns"), ("p99", "p99_ns"), ("p99.9", "p999_ns"))
+
+
+@dataclass(frozen=True)
+class Side:
+    title: str
+    rows: dict[str, Row]  # by cell name
+
+
+def change(before: int | None, after: int | None) -> str:
+    if before is None or after is None:
+        return ""
+    if before == 0:
+        return "" if after == 0 else "(new)"
+    return f"{100 * (after - before) / before:+.0f}%"
+
+
+def document(sides: Sequence[Side]) -> dict:
+    sides = _single_runs_matched(sides)
+    names = list(dict.fromkeys(name for side in sides for name in side.rows))
+    first = sides[0]
+    cells = []
+    for name in names:
+        entries = []
+        for side in sides:
+            r = side.rows.get(name)
+            base = first.rows.get(name)
+            entries.append(
+                {
+                    "study": side.title,
+                    **({key: getattr(r, field) for key, field in METRICS} if r else {}),
+                    "change": {key: change(getattr(base, field), getattr(r, field)) for key, field in METRICS}
+                    if r and base and side is not first
+                    else {},
+                }
+            )
+        cells.append({"cell": name, "results": entries})
+    return {"schema": SCHEMA, "studies": [s.title for s in sides], "cells": cells}
+
+
+def _single_runs_matched(sides: Sequence[Side]) -> Sequence[Side]:
+    """Single runs (one result each, named after their files) are compared
+    with each other; studies cell by cell, by the cells' names."""
+    if len(sides) < 2 or any(len(side.rows) != 1 for side in sides):
+        return sides
+    name = next(iter(sides[0].rows))
+    return [Side(side.title, {name: next(iter(side.rows.values()))}) for side in sides]
+
+
+def text(doc: dict) -> list:
+    from portkit.core.output import columns
+
+    header = ["cell", "study", *[f"{key} us" for key, _ in METRICS], *[f"{key} vs first" for key in ("max", "p99")]]
+    lines = []
+    for cell in doc["cells"]:
+        for entry in cell["results"]:
+            lines.append(
+                [
+                    cell["cell"],
+                    entry["study"],
+                    *[us(entry.get(key)) for key, _ in METRICS],
+                    entry["change"].get("max", ""),
+                    entry["change"].get("p99", ""),
+                ]
+            )
+    return [columns(header, lines, right=range(2, 2 + len(METRICS) + 2))]

@@ -1,0 +1,103 @@
+"""`portkit rt sysinfo` for people: the facts that decide wake-up latency,
+one line each, then the agent's warnings (docs/formats.md,
+"portkit.rt-sysinfo/1"). The JSON form is the agent's document as it is."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def render(document: dict) -> list:
+    from portkit.core.output import fields, styled
+
+    out: list = [fields(list(_facts(document)))]
+    warnings = document.get("warnings") or []
+    if warnings:
+        out += ["", f"{len(warnings)} warnings:"]
+        out += [styled(f"  {w.get('about', '?')}: {w.get('message', '')}", "yellow") for w in warnings]
+    return out
+
+
+def _facts(d: dict) -> Iterable[tuple[str, str]]:
+    kernel = d.get("kernel") or {}
+    config = kernel.get("config") or f"none ({kernel.get('config_why') or 'unknown'})"
+    yield "kernel", f"{kernel.get('release')} {kernel.get('machine')} ({kernel.get('version')}), config {config}"
+    yield "preemption", _preemption(d.get("preemption") or {})
+    clock = d.get("clock") or {}
+    hz = d.get("hz")
+    yield (
+        "timer",
+        f"HZ {hz if hz is not None else '?'}, clocksource {clock.get('clocksource')} "
+        f"(available: {' '.join(clock.get('available') or []) or '?'}), "
+        f"resolution {clock.get('monotonic_resolution_ns')} ns",
+    )
+    cpus = d.get("cpus") or {}
+    nohz = cpus.get("nohz_full")
+    yield (
+        "cpus",
+        f"{cpus.get('count')} online {_list(cpus.get('online'))}; isolated {_list(cpus.get('isolated'))}; "
+        f"nohz_full {'-' if nohz is None else _list(nohz)}",
+    )
+    yield "cpufreq", _cpufreq(d.get("cpufreq") or {})
+    yield "cpuidle", _cpuidle(d.get("cpuidle") or {})
+    throttle = d.get("rt_throttling")
+    yield "rt throttling", _throttling(throttle)
+    dma = d.get("cpu_dma_latency") or {}
+    held = "can be held" if dma.get("openable") else f"cannot be opened ({dma.get('error')})"
+    yield "cpu_dma_latency", f"{dma.get('path')} {held}"
+    tracefs = d.get("tracefs") or {}
+    tracers = " ".join(tracefs.get("tracers") or []) or "none"
+    timerlat = "timerlat available" if tracefs.get("timerlat") else "no timerlat (see the warnings)"
+    yield "tracefs", f"{tracefs.get('path') or 'not mounted'}; tracers {tracers}; {timerlat}"
+    yield "load average", " ".join(str(x) for x in d.get("loadavg") or [])
+    hypervisor = d.get("hypervisor")
+    yield "hypervisor", {True: "yes", False: "no", None: "unknown"}.get(hypervisor, str(hypervisor))
+
+
+def _preemption(p: dict) -> str:
+    text = f"{p.get('model')} (from {p.get('source')})"
+    if p.get("dynamic_mode"):
+        text += f", running as {p['dynamic_mode']} ({p.get('dynamic_mode_source')})"
+    return text
+
+
+def _cpufreq(c: dict) -> str:
+    if not c.get("available"):
+        return "not available"
+    governors: dict[str, list[int]] = {}
+    for row in c.get("governors") or []:
+        governors.setdefault(row.get("governor"), []).append(row.get("cpu"))
+    return "; ".join(f"{g} on cpus {_list(cpus)}" for g, cpus in governors.items())
+
+
+def _cpuidle(c: dict) -> str:
+    if not c.get("available"):
+        return f"not available (driver {c.get('driver')}, governor {c.get('governor')})"
+    deepest = {}
+    for cpu in c.get("cpus") or []:
+        for state in cpu.get("states") or []:
+            if not state.get("disabled"):
+                deepest[state.get("name")] = state.get("latency_us")
+    states = ", ".join(f"{name} {latency} us" for name, latency in deepest.items())
+    return f"driver {c.get('driver')}, governor {c.get('governor')}; enabled states: {states or 'none'}"
+
+
+def _throttling(t: dict | None) -> str:
+    if not t:
+        return "unknown"
+    if t.get("runtime_us") == -1:
+        return "off (real-time tasks may take every CPU cycle)"
+    return f"{t.get('runtime_us')} of every {t.get('period_us')} us for real-time tasks"
+
+
+def _list(values: list | None) -> str:
+    """[0, 1, 2, 5] -> '0-2,5'; [] -> 'none'."""
+    if not values:
+        return "none"
+    ranges: list[list[int]] = []
+    for v in sorted(values):
+        if ranges and v == ranges[-1][1] + 1:
+            ranges[-1][1] = v
+        else:
+            ranges.append([v, v])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges)
