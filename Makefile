@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 TRIPLES := aarch64-linux-gnu arm-linux-gnueabihf mips64el-linux-gnuabi64 i686-linux-gnu
 CMAKE_CONFIGURE := cmake -S . -G Ninja -Wno-dev --log-level=WARNING
 
-.PHONY: all setup system install native asan cross test test-native test-python lint demo clean
+.PHONY: all setup system install native asan cross test test-native test-python lint demo demo-rootfs clean
 
 all: install
 
@@ -56,7 +56,11 @@ lint: install
 
 test: setup test-native test-python lint
 
-demo: setup cross
+# audit rootfs's image: real Debian arm64 packages (cached in build/cache/debs) and planted defects
+demo-rootfs:
+	@$(STEP) demo-rootfs -- scripts/demo-rootfs build/demo
+
+demo: setup cross demo-rootfs
 	@PATH="$(CURDIR)/$(BIN):$$PATH" scripts/demo
 
 clean:

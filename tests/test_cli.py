@@ -166,6 +166,27 @@ def test_output_file_is_written_atomically(tmp_path: Path, capsys: pytest.Captur
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cpu.json"]
 
 
+def test_output_to_a_fifo_writes_into_it_and_keeps_it(tmp_path: Path) -> None:
+    """-o /dev/null used to rename a temporary file over the device, turning
+    /dev/null into a regular file for every process on the machine."""
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    from portkit.core.output import write_atomically
+
+    write_atomically(fifo, "through the pipe\n")
+    reader.join(timeout=30)
+    assert received == [b"through the pipe\n"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
 def test_output_into_a_missing_directory_is_bad_input(tmp_path: Path) -> None:
     proc = portkit("cpu", "-o", str(tmp_path / "no" / "such" / "dir" / "x.txt"))
     assert proc.returncode == 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
@@ -26,6 +27,19 @@ TEXT_WIDTH = 100  # for files and pipes; a terminal uses its own width
 
 
 def write_atomically(path: Path, text: str) -> None:
+    # A device or FIFO (-o /dev/null, -o /dev/stdout) is written as it is:
+    # renaming a temporary file over it would replace /dev/null itself.
+    try:
+        special = not stat.S_ISREG(path.stat().st_mode) and not stat.S_ISDIR(path.stat().st_mode)
+    except OSError:
+        special = False
+    if special:
+        try:
+            with path.open("w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as err:
+            raise BadInput(f"-o {path}: cannot write there ({err.strerror})") from None
+        return
     directory = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)

@@ -33,7 +33,8 @@ class Severity(IntEnum):
 class Rule:
     """One check, documented in the fixed parts of the rules page. The texts
     are Markdown (wrap code in backticks); wrong and right are examples in
-    `language` (C unless a command says otherwise: a kernel config is "kconfig")."""
+    `language` (C unless a command says otherwise: a kernel config is "kconfig",
+    an image audit a shell session)."""
 
     id: str  # "PK101"
     name: str  # kebab-case: "pointer-to-narrower-int"

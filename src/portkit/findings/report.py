@@ -24,7 +24,7 @@ from portkit.findings.baseline import read_baseline
 from portkit.findings.document import findings_document
 from portkit.findings.model import Finding, Rule, Severity
 from portkit.findings.rules_doc import rules_markdown
-from portkit.findings.sarif import sarif_document
+from portkit.findings.sarif import ArtifactRoot, sarif_document
 from portkit.findings.selection import check_selectors, selectors
 from portkit.findings.sources import SourceFiles
 from portkit.findings.text import render_findings, summary
@@ -33,7 +33,7 @@ from portkit.findings.triage import Triage, triage
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-__all__ = ["add_findings_options", "check_findings_options", "exit_code", "finish", "rules_markdown"]
+__all__ = ["ArtifactRoot", "add_findings_options", "check_findings_options", "exit_code", "finish", "rules_markdown"]
 
 FAIL_ON = ("note", "warning", "error", "never")
 
@@ -82,19 +82,23 @@ def finish(
     schema: str,
     rules: Sequence[Rule],
     findings: Iterable[Finding],
-    extra: Mapping[str, Any],
+    extra: Mapping[str, Any] | Callable[[list[Finding]], Mapping[str, Any]],
     text_header: Callable[[dict[str, Any]], Iterable[RenderableType]] | None = None,
     text_findings: bool = True,
+    root: ArtifactRoot | None = None,
 ) -> int:
     """Shows the findings in args.format on args.output and returns the exit
     code per --fail-on. `extra`: the command's own fields of the JSON
-    document, after "schema"; `text_header(document)`: what text output
-    shows before the findings (none by default); text_findings=False leaves
-    text output the header and the summary line, for a command whose header
-    already shows every finding (audit kconfig's table)."""
+    document, after "schema", or a function that makes them from the
+    findings shown (for a summary of what is shown); `text_header(document)`:
+    what text output shows before the findings (none by default);
+    text_findings=False leaves text output the header and the summary line,
+    for a command whose header already shows every finding (audit kconfig's
+    table). `root`: the findings' paths are relative to it (an image), not to
+    the working directory; no file is read for their text."""
     check_findings_options(args, schema=schema, rules=rules)
     cwd = Path.cwd()
-    sources = SourceFiles()
+    sources = SourceFiles(read=root is None)
     result = triage(
         findings,
         rules,
@@ -105,9 +109,10 @@ def finish(
         cwd=cwd,
     )
     if args.format == "sarif":
-        deliver(json.dumps(sarif_document(result, sources, cwd), indent=2) + "\n", args.output)
+        deliver(json.dumps(sarif_document(result, sources, cwd, root), indent=2) + "\n", args.output)
     else:
-        document = findings_document(schema, extra, result)
+        fields = extra([s.finding for s in result.shown]) if callable(extra) else extra
+        document = findings_document(schema, fields, result)
 
         def render(document: dict[str, Any]) -> list[RenderableType]:
             shown = render_findings(result, sources) if text_findings else [summary(result)]

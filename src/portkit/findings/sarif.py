@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -18,20 +19,37 @@ SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schem
 SOURCE_ROOT = "%SRCROOT%"  # the working directory, where relative paths start
 
 
-def sarif_document(result: Triage, sources: SourceFiles, cwd: Path) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ArtifactRoot:
+    """Where the findings' paths start when it is not the working directory:
+    an image's root. SARIF names it by `base_id`; `uri` is a directory's
+    file:// URI, None for an archive (then only the description says what it is)."""
+
+    base_id: str  # "IMAGEROOT"
+    uri: str | None
+    description: str
+
+
+def sarif_document(result: Triage, sources: SourceFiles, cwd: Path, root: ArtifactRoot | None = None) -> dict[str, Any]:
     index = {rule.id: n for n, rule in enumerate(result.rules)}
+    if root is None:
+        bases: dict[str, Any] = {SOURCE_ROOT: {"uri": cwd.as_uri().rstrip("/") + "/"}}
+    else:
+        bases = {root.base_id: {"description": {"text": root.description}}}
+        if root.uri is not None:
+            bases[root.base_id]["uri"] = root.uri
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [
             {
                 "tool": {"driver": {"name": "portkit", "version": __version__, "rules": _rules(result.rules)}},
-                "originalUriBaseIds": {SOURCE_ROOT: {"uri": cwd.as_uri().rstrip("/") + "/"}},
+                "originalUriBaseIds": bases,
                 # clang counts columns in bytes, which SARIF cannot express;
                 # they are turned into characters through each file's text.
                 "columnKind": "unicodeCodePoints",
                 "results": [
-                    _result(s.finding, s.fingerprint, index[s.finding.rule], sources, cwd) for s in result.shown
+                    _result(s.finding, s.fingerprint, index[s.finding.rule], sources, cwd, root) for s in result.shown
                 ],
                 "properties": {"suppressed": result.suppressed, "baselined": result.baselined},
             }
@@ -54,7 +72,9 @@ def _rules(rules: list[Rule]) -> list[dict[str, Any]]:
     ]
 
 
-def _result(finding: Finding, fingerprint: str, rule_index: int, sources: SourceFiles, cwd: Path) -> dict[str, Any]:
+def _result(
+    finding: Finding, fingerprint: str, rule_index: int, sources: SourceFiles, cwd: Path, root: ArtifactRoot | None
+) -> dict[str, Any]:
     # No "fixes": a SARIF fix must be concrete artifactChanges (bytes to
     # replace), and a portkit fix is advice in words. It goes into the
     # message, where every viewer shows it, and into properties for machines.
@@ -63,16 +83,21 @@ def _result(finding: Finding, fingerprint: str, rule_index: int, sources: Source
         "ruleIndex": rule_index,
         "level": finding.severity.label,
         "message": {"text": f"{finding.message}\nFix: {finding.fix}"},
-        "locations": [{"physicalLocation": _physical(finding.location, sources.get(finding.location.path), cwd)}],
+        "locations": [{"physicalLocation": _physical(finding.location, sources.get(finding.location.path), cwd, root)}],
         "partialFingerprints": {SARIF_FINGERPRINT_KEY: fingerprint},
         "properties": {"fix": finding.fix, "models": list(finding.models)},
     }
 
 
-def _physical(where: Location, source: SourceFile | None, cwd: Path) -> dict[str, Any]:
+def _physical(where: Location, source: SourceFile | None, cwd: Path, root: ArtifactRoot | None) -> dict[str, Any]:
+    if root is not None:
+        physical: dict[str, Any] = {"artifactLocation": {"uri": quote(where.path), "uriBaseId": root.base_id}}
+        if where.line >= 1:
+            physical.update(_regions(where, source))
+        return physical
     path = relative_to(where.path, cwd)
     if path.startswith("/"):
-        physical: dict[str, Any] = {"artifactLocation": {"uri": Path(path).as_uri()}}
+        physical = {"artifactLocation": {"uri": Path(path).as_uri()}}
     else:
         physical = {"artifactLocation": {"uri": quote(path), "uriBaseId": SOURCE_ROOT}}
     if where.line >= 1:  # line 0: the file as a whole, no region

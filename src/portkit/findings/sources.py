@@ -36,14 +36,17 @@ class SourceFile:
 
 
 class SourceFiles:
-    """Each file's text, read on first use and kept for this run only."""
+    """Each file's text, read on first use and kept for this run only. With
+    read=False none is read: the findings point into something that is not
+    text below the working directory (an image's files, relative to its root)."""
 
-    def __init__(self) -> None:
+    def __init__(self, read: bool = True) -> None:
         self._files: dict[str, SourceFile | None] = {}
+        self._read = read
 
     def get(self, path: str) -> SourceFile | None:
         if path not in self._files:
-            self._files[path] = _read(Path(path))
+            self._files[path] = _read(Path(path)) if self._read else None
         return self._files[path]
 
 

@@ -1,2 +1,2 @@
-"""`portkit audit MODE`: check what is about to be shipped to a board before
-the board does: a kernel configuration (kconfig), and more modes beside it."""
+"""`portkit audit MODE`: check what goes onto a board before the board does:
+a root filesystem (`audit rootfs`) and a kernel configuration (`audit kconfig`)."""

@@ -7,15 +7,18 @@ from __future__ import annotations
 import argparse
 
 from portkit.commands.audit.kconfig import command as kconfig
+from portkit.commands.audit.rootfs import command as rootfs
 from portkit.core.command import Parser
 
-MODES = (kconfig,)
-SUMMARY = "audit a kernel config (kconfig) before the board runs it"
+MODES = (rootfs, kconfig)
+SUMMARY = "check what goes onto a board before the board does: a root filesystem (rootfs), a kernel config (kconfig)"
 EXAMPLES = (
     "examples:\n"
+    "  portkit audit rootfs build/rootfs/     every ELF file as the board's loader meets it\n"
+    "  portkit audit rootfs image.tar --kconfig build/linux/.config\n"
     "  portkit audit kconfig                  the running kernel's config\n"
     "  portkit audit kconfig build/.config    a kernel build's config\n"
-    "  portkit audit kconfig --help           the mode's options"
+    "  portkit audit MODE --help              the mode's options"
 )
 
 

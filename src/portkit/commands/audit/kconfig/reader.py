@@ -74,6 +74,10 @@ class KernelConfig:
     def get(self, name: str) -> Setting | None:
         return self.settings.get(name)
 
+    def values(self) -> dict[str, str]:
+        """{name: value as written}, "n" for `# CONFIG_NAME is not set`."""
+        return {name: "n" if s.value is None else s.value for name, s in self.settings.items()}
+
 
 def read_config_file(path: Path) -> KernelConfig:
     """The config in a file, or BadInput naming it and why it is not one."""

@@ -1,0 +1,4 @@
+int planted_value(void)
+{
+    return 42;
+}

@@ -1,0 +1,193 @@
+"""portkit audit rootfs on hostile images and inputs: FIFOs, device nodes,
+symlink loops, links that climb out of the image or name the build machine's
+files, unreadable files, truncated and mutated ELF files, damaged archives.
+Each is one line (or one PKR102 finding) and the audit goes on; nothing is
+followed out of the image and nothing hangs. Plus property tests of the ELF
+reader, the image tree and the kernel config reader on mutated input."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT
+
+DATA = ROOT / "tests" / "data" / "audit_rootfs"
+HOST_LIBC = Path("/lib/x86_64-linux-gnu/libc.so.6")
+
+
+def audit(*args: str | Path, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "portkit", "audit", "rootfs", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory) -> bytes:
+    """A real arm64 program, dynamically linked against glibc."""
+    if shutil.which("aarch64-linux-gnu-gcc") is None:
+        if os.environ.get("CI"):
+            pytest.fail("aarch64-linux-gnu-gcc is missing")
+        pytest.skip("aarch64-linux-gnu-gcc is missing")
+    out = tmp_path_factory.mktemp("prog") / "prog"
+    subprocess.run(["aarch64-linux-gnu-gcc", "-o", str(out), str(DATA / "main.c")], check=True, capture_output=True)
+    return out.read_bytes()
+
+
+@pytest.fixture
+def hostile(tmp_path: Path, program: bytes) -> Path:
+    root = tmp_path / "rootfs"
+    for directory in ("bin", "dev", "lib", "etc", "usr/lib"):
+        (root / directory).mkdir(parents=True)
+    (root / "bin/prog").write_bytes(program)
+    os.mkfifo(root / "dev/fifo")
+    os.mknod(root / "dev/null", stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    os.symlink("b", root / "lib/a")
+    os.symlink("a", root / "lib/b")
+    os.symlink("../../../../../../etc/passwd", root / "usr/lib/libescape.so.1")
+    # The loader's link names a file of the build machine: inside the image it leads nowhere.
+    os.symlink(str(HOST_LIBC), root / "lib/ld-linux-aarch64.so.1")
+    (root / "usr/lib/libtruncated.so.1").write_bytes(program[:200])
+    mutated = bytearray(program)
+    mutated[0x20:0x28] = (0x7FFF_FFFF_FFFF_0000).to_bytes(8, "little")  # e_phoff far past the end
+    (root / "usr/lib/libmutated.so.1").write_bytes(bytes(mutated))
+    locked = root / "usr/lib/liblocked.so.1"
+    locked.write_bytes(program)
+    locked.chmod(0)
+    return root
+
+
+def test_a_hostile_image_gives_one_line_per_oddity_and_goes_on(hostile: Path) -> None:
+    # Without the capability to read any file (root has it), the mode-0 file is unreadable.
+    prefix = ("setpriv", "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-dac_override,-dac_read_search")
+    proc = audit(hostile, "--format", "json", "--fail-on", "never", prefix=prefix if os.geteuid() == 0 else ())
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.splitlines()
+    expected = [
+        "dev/fifo: a FIFO, not read",
+        "dev/null: a character device, not read",
+        "lib/a: a symlink loop at lib/a, not followed",
+        "lib/b: a symlink loop at lib/b, not followed",
+        "usr/lib/libescape.so.1: points above the image root (../../../../../../etc/passwd), resolved inside it",
+        "usr/lib/liblocked.so.1: cannot read (Permission denied)",
+    ]
+    assert sorted(lines) == sorted(f"portkit: warning: {line}" for line in expected)
+    import json
+
+    document = json.loads(proc.stdout)
+    found = {(f["location"]["path"], f["rule"]) for f in document["findings"]}
+    assert ("usr/lib/libtruncated.so.1", "PKR102") in found
+    assert ("usr/lib/libmutated.so.1", "PKR102") in found
+    # The interpreter's link is not followed to this machine's x86-64 libc (that would be PKR205).
+    assert ("bin/prog", "PKR204") in found and ("bin/prog", "PKR205") not in found
+    assert document["problems"] == sorted(expected, key=expected.index) or set(document["problems"]) == set(expected)
+
+
+def test_a_damaged_archive_keeps_what_it_read(tmp_path: Path, program: bytes) -> None:
+    archive = tmp_path / "rootfs.tar"
+    with tarfile.open(archive, "w") as tar:
+        for name in ("bin/prog", "usr/bin/prog2"):
+            info = tarfile.TarInfo(name)
+            info.size = len(program)
+            tar.addfile(info, io.BytesIO(program))
+        escape = tarfile.TarInfo("../../outside")
+        escape.size = 4
+        tar.addfile(escape, io.BytesIO(b"evil"))
+        fifo = tarfile.TarInfo("dev/fifo")
+        fifo.type = tarfile.FIFOTYPE
+        tar.addfile(fifo)
+    data = archive.read_bytes()
+    (tmp_path / "cut.tar").write_bytes(data[: 512 + len(program) + 1000])  # the second program cut short
+    proc = audit(tmp_path / "cut.tar", "--arch", "arm64", "--fail-on", "never")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "ends early or is corrupt" in proc.stderr or "cannot be read from the archive" in proc.stderr
+    full = audit(archive, "--fail-on", "never")
+    assert "../../outside: an archive member outside the image root, not read" in full.stderr
+    assert "dev/fifo: a FIFO, not read" in full.stderr
+    assert not (tmp_path.parent / "outside").exists()
+
+
+def test_not_an_archive_is_one_line(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.tar"
+    junk.write_bytes(b"not a tar archive at all" * 40)
+    proc = audit(junk)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+# -- property tests --------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_truncated_or_mutated_elf_is_read_or_malformed(program: bytes, data) -> None:
+    from portkit.commands.audit.rootfs.elf import Malformed, read_elf
+
+    blob = bytearray(program[: data.draw(st.integers(4, len(program)), label="length")])
+    for _ in range(data.draw(st.integers(0, 8), label="flips")):
+        at = data.draw(st.integers(0, len(blob) - 1))
+        blob[at] = data.draw(st.integers(0, 255))
+    blob[:4] = b"\x7fELF"
+    try:
+        facts = read_elf(io.BytesIO(bytes(blob)), "usr/lib/libx.so")
+    except Malformed as err:
+        assert str(err)
+    else:
+        assert facts.elf_class in (32, 64)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.lists(st.sampled_from(["a", "b", "lib", "..", ".", "usr"]), min_size=1, max_size=4).map("/".join),
+        st.one_of(st.just("dir"), st.just("file"), st.lists(st.sampled_from(["a", "b", "..", "/", "lib"]), max_size=5)),
+        max_size=12,
+    ),
+    st.lists(st.sampled_from(["a", "b", "lib", "..", "/", "usr"]), max_size=6).map("/".join),
+)
+def test_resolving_never_leaves_the_tree_or_hangs(entries: dict, query: str) -> None:
+    from portkit.commands.audit.rootfs.image import Image, Node
+
+    image = Image("test", None)
+    for path, what in entries.items():
+        clean = "/".join(p for p in path.split("/") if p not in ("", ".", ".."))
+        if not clean:
+            continue
+        node = Node(what) if isinstance(what, str) else Node("link", "/".join(what))
+        image.add(clean, node)
+    resolved = image.resolve(query)
+    if resolved.path is not None:
+        assert resolved.path in image.nodes and ".." not in resolved.path.split("/")
+        assert image.nodes[resolved.path].kind != "link"
+    else:
+        assert resolved.why
+
+
+def test_the_kernel_config_is_read_by_the_kconfig_audits_reader(tmp_path: Path) -> None:
+    """--kconfig goes through audit kconfig's reader (gzip by its first bytes,
+    `is not set` as n) and refuses what is not a config in one line."""
+    import gzip
+
+    from portkit.commands.audit.kconfig.reader import read_config_file
+    from portkit.core.errors import BadInput
+
+    packed = tmp_path / "config.gz"
+    packed.write_bytes(gzip.compress(b"CONFIG_ARM64=y\n# CONFIG_COMPAT is not set\nCONFIG_HZ=250\n"))
+    assert read_config_file(packed).values() == {"ARM64": "y", "COMPAT": "n", "HZ": "250"}
+    (tmp_path / "cut.gz").write_bytes(packed.read_bytes()[:12])
+    (tmp_path / "text").write_text("hello\n")
+    for bad in ("cut.gz", "text", "absent"):
+        with pytest.raises(BadInput):
+            read_config_file(tmp_path / bad)
