@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import statistics
 import subprocess
@@ -33,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 PYTHON = sys.executable
+sys.path.insert(0, str(ROOT / "bench"))
+from benchlib import machine  # noqa: E402
 
 
 def make_image(image: Path) -> None:
@@ -54,12 +55,6 @@ def timed(command: list[str], repeat: int, **kwargs) -> tuple[float, str]:
         times.append(time.perf_counter() - start)
         out = proc.stdout
     return statistics.median(times), out
-
-
-def machine_line() -> str:
-    lines = Path("/proc/cpuinfo").read_text().splitlines()
-    model = next((line.split(":", 1)[1].strip() for line in lines if "model name" in line), platform.processor())
-    return f"{model}, {os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), Python {platform.python_version()}"
 
 
 def main() -> None:
@@ -93,7 +88,7 @@ def main() -> None:
     }
     base = runs["portkit audit rootfs DIR"][0]
     document = json.loads(runs["portkit audit rootfs DIR"][1])
-    print(f"Machine: {machine_line()}; image: {document['image']['entries']} entries, "
+    print(f"Machine: {machine()}, Python {platform.python_version()}; image: {document['image']['entries']} entries, "
           f"{document['files']['elf']} ELF files; median of {args.repeat} runs.\n")  # fmt: skip
     print("| tool | median s | / portkit |\n|---|---:|---:|")
     for name, (seconds, _) in runs.items():
