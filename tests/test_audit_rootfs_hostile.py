@@ -96,6 +96,28 @@ def test_a_hostile_image_gives_one_line_per_oddity_and_goes_on(hostile: Path) ->
     assert document["problems"] == sorted(expected, key=expected.index) or set(document["problems"]) == set(expected)
 
 
+def test_a_filesystem_mounted_inside_is_not_read(tmp_path: Path, program: bytes) -> None:
+    """A live system's root holds /proc (kcore is an ELF file as large as the
+    memory): like find -xdev, the audit does not enter another filesystem."""
+    root = tmp_path / "rootfs"
+    (root / "bin").mkdir(parents=True)
+    (root / "proc").mkdir()
+    (root / "bin/prog").write_bytes(program)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "none", str(root / "proc")], capture_output=True, check=False)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        (root / "proc/kcore").write_bytes(program)
+        proc = audit(root, "--format", "json", "--fail-on", "never")
+    finally:
+        subprocess.run(["umount", str(root / "proc")], check=True)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.splitlines() == ["portkit: warning: proc: another filesystem is mounted here, not read"]
+    import json
+
+    assert all(f["location"]["path"] != "proc/kcore" for f in json.loads(proc.stdout)["findings"])
+
+
 def test_a_damaged_archive_keeps_what_it_read(tmp_path: Path, program: bytes) -> None:
     archive = tmp_path / "rootfs.tar"
     with tarfile.open(archive, "w") as tar:

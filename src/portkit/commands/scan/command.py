@@ -20,14 +20,14 @@ from portkit.commands.scan.inputs import TranslationUnit, require_some, units
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_model, resolve_abi
 from portkit.commands.scan.rules import RULES
 from portkit.core.command import add_command
-from portkit.core.errors import BadInput, Exit
-from portkit.core.output import emit
+from portkit.core.errors import BadInput
 from portkit.core.workers import Failed
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
 from portkit.cparse.parse import parse_in_workers
 from portkit.cparse.source import read_source
-from portkit.findings.model import Finding, Rule
+from portkit.findings.model import Finding
 from portkit.findings.report import add_findings_options, check_findings_options, finish
+from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.selection import active_rules
 
 SCHEMA = "portkit.scan/1"
@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.list_rules:
-        return list_rules(args)
+        return list_rules(args, map(rule_fields, RULES))
     check_findings_options(args, schema=SCHEMA, rules=RULES)
     source, target = resolve_abi(args.from_model, "--from"), resolve_abi(args.to_model, "--to")
     if source.name == target.name and source.flags == target.flags:
@@ -163,27 +163,3 @@ class Progress:
     def clear(self) -> None:
         width = os.get_terminal_size(sys.stderr.fileno()).columns - 1
         sys.stderr.write("\r" + " " * width + "\r")
-
-
-def list_rules(args: argparse.Namespace) -> int:
-    document = {"schema": "portkit.rules/1", "rules": [_rule_json(r) for r in RULES]}
-    emit("json" if args.format == "json" else "text", document, render_rules, args.output)
-    return Exit.OK
-
-
-def _rule_json(rule: Rule) -> dict:
-    return {
-        "id": rule.id,
-        "name": rule.name,
-        "severity": rule.severity.name.lower(),
-        "family": rule.family,
-        "summary": rule.summary,
-        "fix": rule.fix,
-    }
-
-
-def render_rules(document: dict) -> list:
-    from portkit.core.output import columns
-
-    rows = [[r["id"], r["severity"], r["name"], r["summary"]] for r in document["rules"]]
-    return [columns(["rule", "severity", "name", "finds"], rows)]

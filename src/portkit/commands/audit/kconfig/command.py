@@ -22,9 +22,8 @@ from portkit.commands.audit.kconfig.render import SHOW, render_header
 from portkit.commands.audit.kconfig.rules import ROWS, RULES
 from portkit.commands.audit.kconfig.sources import Loaded, load
 from portkit.core.command import add_command
-from portkit.core.errors import Exit
-from portkit.core.output import emit
 from portkit.findings.report import add_findings_options, check_findings_options, finish
+from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.selection import active_rules
 
 SCHEMA = "portkit.audit-kconfig/1"
@@ -58,7 +57,7 @@ def register(modes: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.list_rules:
-        return list_rules(args)
+        return list_rules(args, map(_rule_json, ROWS), _render_rules)
     check_findings_options(args, schema=SCHEMA, rules=RULES)
     loaded = load(args)
     config = loaded.config
@@ -125,20 +124,9 @@ def _document(loaded: Loaded, arch, checks: list[Check]) -> dict:
     return extra
 
 
-def list_rules(args: argparse.Namespace) -> int:
-    document = {"schema": "portkit.rules/1", "rules": [_rule_json(row) for row in ROWS]}
-    emit("json" if args.format == "json" else "text", document, _render_rules, args.output)
-    return Exit.OK
-
-
 def _rule_json(row) -> dict:
     return {
-        "id": row.id,
-        "name": row.name,
-        "severity": row.severity.label,
-        "family": row.family,
-        "summary": row.reason,
-        "fix": row.fix,
+        **rule_fields(row.rule),
         "option": row.option,
         "desired": row.desired.text,
         "arches": list(row.arches),

@@ -20,13 +20,13 @@ from portkit.commands.audit.rootfs.audit import Audit, infer_target
 from portkit.commands.audit.rootfs.document import audit_fields
 from portkit.commands.audit.rootfs.image import read_image
 from portkit.commands.audit.rootfs.kernel import check_config_family
-from portkit.commands.audit.rootfs.render import header, render_rules
+from portkit.commands.audit.rootfs.render import header
 from portkit.commands.audit.rootfs.rules import CHECKS, RULES
 from portkit.core.command import add_command
-from portkit.core.errors import BadInput, Exit
-from portkit.core.output import emit
+from portkit.core.errors import BadInput
 from portkit.findings.model import Finding
 from portkit.findings.report import add_findings_options, check_findings_options, finish
+from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.sarif import ArtifactRoot
 from portkit.findings.selection import active_rules
 
@@ -62,7 +62,7 @@ def register(modes: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.list_rules:
-        return list_rules(args)
+        return list_rules(args, map(rule_fields, RULES))
     if args.image is None:
         raise BadInput("portkit audit rootfs: which image? (a directory or a tar archive; see --help)")
     check_findings_options(args, schema=SCHEMA, rules=RULES)
@@ -94,20 +94,3 @@ def run_checks(audit: Audit, select: Sequence[str] | None, ignore: Sequence[str]
     """The findings of the rules --select/--ignore leave (the others do not run)."""
     active = {rule.id for rule in active_rules(RULES, select, ignore)}
     return [finding for rule, check in CHECKS if rule.id in active for finding in check(audit)]
-
-
-def list_rules(args: argparse.Namespace) -> int:
-    document = {"schema": "portkit.rules/1", "rules": [_rule_json(r) for r in RULES]}
-    emit("json" if args.format == "json" else "text", document, render_rules, args.output)
-    return Exit.OK
-
-
-def _rule_json(rule) -> dict:
-    return {
-        "id": rule.id,
-        "name": rule.name,
-        "severity": rule.severity.label,
-        "family": rule.family,
-        "summary": rule.summary,
-        "fix": rule.fix,
-    }

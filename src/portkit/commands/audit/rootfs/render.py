@@ -53,10 +53,3 @@ def header(document: dict[str, Any]) -> list:
         out.append(columns(["file", "findings", "rules"], rows_file, right=[1]))
         out.append("")
     return out
-
-
-def render_rules(document: dict) -> list:
-    from portkit.core.output import columns
-
-    rows = [[r["id"], r["severity"], r["name"], r["summary"]] for r in document["rules"]]
-    return [columns(["rule", "severity", "name", "finds"], rows)]
