@@ -150,18 +150,31 @@ def walk(unit: Unit, checks: Sequence[Check]) -> None:
             raise failure[0]
 
 
-def _interesting_conversions(unit: Unit) -> dict[str, frozenset[str]]:
-    """The conversions rules ask about, by the target's canonical TypeKind
-    names, result kind -> value kinds: an integer into a pointer, a 32-bit
-    integer into a 64-bit one (int into long, or into size_t, which is `unsigned
-    long long` on LLP64), and a 64-bit one into 32 bits. Most conversions
+def _interesting_conversions(unit: Unit) -> dict[int, frozenset[int]]:
+    """The conversions rules ask about, by the target's canonical TypeKind,
+    result kind -> value kinds: an integer into a pointer, a 32-bit integer
+    into a 64-bit one (int into long, or into size_t, which is `unsigned long
+    long` on LLP64), and a 64-bit one into 32 bits. Most conversions
     (promotions, decays, signedness) are none of these and cost one type
-    lookup. (Pointers into integers come from -Wint-conversion and the casts.)"""
+    lookup. (Pointers into integers come from -Wint-conversion and the casts.)
+    Kinds by libclang's numbers: a kind's name costs two more lookups, on a
+    path taken for every implicit conversion of the unit."""
     target = unit.pair.target.builtins
     integers = [k for k in SIGNED | UNSIGNED if k in target]
-    wide = frozenset(k for k in integers if target[k] >= 8 and "128" not in k)
-    narrow = frozenset(k for k in integers if target[k] == 4)
-    return {"POINTER": frozenset(integers), **dict.fromkeys(wide, narrow), **dict.fromkeys(narrow, wide)}
+    wide = [k for k in integers if target[k] >= 8 and "128" not in k]
+    narrow = [k for k in integers if target[k] == 4]
+
+    def number(kind: str) -> int:
+        return getattr(unit.ci.TypeKind, kind).value
+
+    def numbers(kinds: list[str]) -> frozenset[int]:
+        return frozenset(map(number, kinds))
+
+    return {
+        number("POINTER"): numbers(integers),
+        **dict.fromkeys(map(number, wide), numbers(narrow)),
+        **dict.fromkeys(map(number, narrow), numbers(wide)),
+    }
 
 
 def own_declarations(tu) -> list:
@@ -174,13 +187,13 @@ def own_declarations(tu) -> list:
     return own
 
 
-def _conversion(unit: Unit, value, result, checks: list, interesting: dict[str, frozenset[str]]) -> None:
+def _conversion(unit: Unit, value, result, checks: list, interesting: dict[int, frozenset[int]]) -> None:
     result_type = result.type
-    values = interesting.get(result_type.get_canonical().kind.name)
+    values = interesting.get(result_type.get_canonical()._kind_id)
     if values is None:
         return
     value_type = value.type
-    if value_type.get_canonical().kind.name not in values:
+    if value_type.get_canonical()._kind_id not in values:
         return
     conversion = Conversion(value, result, unit.width(value_type), unit.width(result_type))
     for check in checks:

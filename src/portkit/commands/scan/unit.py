@@ -166,7 +166,7 @@ class Unit:
 
     def value(self, cursor) -> int | None:
         """The integer an expression folds to, if it is a constant."""
-        return evaluate_int(self.ci, cursor)
+        return self._remember("value", cursor, lambda: evaluate_int(self.ci, cursor))
 
     def binary_operator(self, cursor) -> str:
         """The operator of a binary operator cursor."""

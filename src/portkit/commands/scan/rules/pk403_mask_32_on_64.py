@@ -28,7 +28,9 @@ RULE = Rule(
 MAGIC = {0x7FFFFFFF: "0x7FFFFFFF", 0x80000000: "0x80000000", 0xFFFFFFFF: "0xFFFFFFFF"}
 
 
-CONSTANT_KINDS = ("INTEGER_LITERAL", "CSTYLE_CAST_EXPR")  # ~0U is PK404's
+# CXCursor_IntegerLiteral and CXCursor_CStyleCastExpr (~0U is PK404's), by
+# number: asked of most operands, where a kind's name costs a lookup.
+CONSTANT_KIND_IDS = frozenset({106, 117})
 
 
 # The C library's names for these limits: `if (x > INT_MAX) x = INT_MAX;` is the
@@ -40,7 +42,7 @@ def magic(unit: Unit, node) -> int | None:
     """The 32-bit limit a constant expression of a 32-bit type spells, if it is
     one and is not spelled by its standard name."""
     constant = unit.strip(node)
-    if constant.kind.name not in CONSTANT_KINDS or unit.value(constant) not in MAGIC:
+    if constant._kind_id not in CONSTANT_KIND_IDS or unit.value(constant) not in MAGIC:
         return None
     if unit.spelled(constant) in NAMED_LIMITS:
         return None
