@@ -18,7 +18,7 @@ from portkit.cli import main
 from portkit.core.errors import BadInput, EnvironmentProblem
 from portkit.core.target import AgentCall, parse_target
 
-COMMANDS = ["cpu", "vdso", "crc32c", "layout"]
+COMMANDS = ["cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit"]
 
 
 def portkit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -39,10 +39,18 @@ def fake_agent(tmp_path: Path, script: str) -> Path:
     return path
 
 
-def test_top_level_help_shows_an_example() -> None:
+def test_top_level_help_shows_an_example_and_every_command() -> None:
     proc = portkit("--help")
     assert proc.returncode == 0
     assert "example: portkit" in proc.stdout
+    listed = re.findall(r"^    ([a-z0-9]+)  ", proc.stdout, flags=re.M)  # the commands, one a line
+    assert listed == COMMANDS
+
+
+def test_a_mistyped_command_names_every_command() -> None:
+    proc = portkit("scna")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert all(name in proc.stderr for name in COMMANDS)
 
 
 @pytest.mark.parametrize("command", COMMANDS)
