@@ -17,7 +17,7 @@ from pathlib import Path
 
 from portkit.commands.scan.engine import ScanJob, Scanned, scan_unit
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
-from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_model, resolve_abi
+from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, resolve_abi
 from portkit.commands.scan.rules import RULES
 from portkit.core.command import add_command
 from portkit.core.errors import BadInput
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     problems: list[str] = []
     found = units(args.inputs, args.compile_commands, given_flags(args), problems)
     require_some(found, problems)
-    pair = ModelPair(probe_model(source, args.sysroot), probe_model(target, args.sysroot))
+    pair = probe_pair(source, target, args.sysroot)
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
     work = _jobs(found, pair, active, args.sysroot, problems)
     progress = Progress(len(work), [str(j.path) for j in work]) if sys.stderr.isatty() else None
