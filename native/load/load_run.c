@@ -16,13 +16,20 @@
 #include "load_procs.h"
 #include "load_report.h"
 #include "load_sys.h"
-#include "load_workers.h"
 #include "pk_cli.h"
 #include "pk_options.h"
 
 bool pk_load_running(pk_load_run *run)
 {
     return !atomic_load(&run->stop);
+}
+
+struct timespec pk_load_poll_slice(uint64_t t_ns)
+{
+    uint64_t now = pk_now_ns(), step = t_ns > now ? t_ns - now : 0;
+    if (step > PK_LOAD_POLL_MS * 1000000ull)
+        step = PK_LOAD_POLL_MS * 1000000ull;
+    return (struct timespec){(time_t)(step / 1000000000u), (long)(step % 1000000000u)};
 }
 
 void pk_load_fail(pk_load_run *run, const char *fmt, ...)

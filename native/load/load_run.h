@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "pk_cpus.h"
 
@@ -98,6 +99,10 @@ typedef struct pk_load_run {
  * every PK_LOAD_POLL_MS. */
 #define PK_LOAD_POLL_MS 50
 bool pk_load_running(pk_load_run *run);
+/* How long to wait now for t_ns: what is left of it, at most
+ * PK_LOAD_POLL_MS; zero once it has passed. */
+struct timespec pk_load_poll_slice(uint64_t t_ns);
+
 /* The load cannot go on: keeps the first message (without the kind's name,
  * which the harness adds), ends the run early (stopped "error", exit 3).
  * Callable from any worker thread. */

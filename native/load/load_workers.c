@@ -120,14 +120,6 @@ void *pk_load_buffer(pk_load_run *run, size_t size)
     return buf;
 }
 
-struct timespec pk_load_poll_slice(uint64_t t_ns)
-{
-    uint64_t now = pk_now_ns(), step = t_ns > now ? t_ns - now : 0;
-    if (step > PK_LOAD_POLL_MS * 1000000ull)
-        step = PK_LOAD_POLL_MS * 1000000ull;
-    return (struct timespec){(time_t)(step / 1000000000u), (long)(step % 1000000000u)};
-}
-
 bool pk_load_sleep_until(pk_load_run *run, uint64_t t_ns)
 {
     while (pk_load_running(run)) {

@@ -50,10 +50,6 @@ void *pk_load_new_state(pk_load_run *run, size_t header, size_t count, size_t it
  * run ("out of memory for N bytes"). */
 void *pk_load_buffer(pk_load_run *run, size_t size);
 
-/* How long to wait now for t_ns: what is left of it, at most
- * PK_LOAD_POLL_MS; zero once it has passed. */
-struct timespec pk_load_poll_slice(uint64_t t_ns);
-
 /* Sleeps until the monotonic time t_ns (pk_now_ns), waking every
  * PK_LOAD_POLL_MS to check the run: false when it was told to stop. */
 bool pk_load_sleep_until(pk_load_run *run, uint64_t t_ns);
