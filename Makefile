@@ -5,7 +5,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-TRIPLES := aarch64-linux-gnu arm-linux-gnueabihf mips64el-linux-gnuabi64 i686-linux-gnu
+TRIPLES := aarch64-linux-gnu arm-linux-gnueabihf mips64el-linux-gnuabi64 mips-linux-gnu i686-linux-gnu
 CMAKE_CONFIGURE := cmake -S . -G Ninja -Wno-dev --log-level=WARNING
 
 .PHONY: all setup system install native asan cross test test-native test-python lint demo demo-rootfs clean

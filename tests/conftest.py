@@ -24,6 +24,7 @@ EMULATORS: dict[str, str | None] = {
     "aarch64-linux-gnu": "qemu-aarch64",
     "arm-linux-gnueabihf": "qemu-arm",
     "mips64el-linux-gnuabi64": "qemu-mips64el",
+    "mips-linux-gnu": "qemu-mips",
     "i686-linux-gnu": None,
 }
 

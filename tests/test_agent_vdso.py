@@ -28,7 +28,7 @@ DATA = ROOT / "tests" / "data" / "vdso"
 IMAGES = sorted(DATA.glob("*.so"))
 IMAGES_BYTES = {p.name: p.read_bytes() for p in IMAGES}
 NO_VDSO = "No vDSO: every gettimeofday is a system call"
-QEMU_TRIPLES = ["aarch64-linux-gnu", "arm-linux-gnueabihf", "mips64el-linux-gnuabi64"]
+QEMU_TRIPLES = ["aarch64-linux-gnu", "arm-linux-gnueabihf", "mips64el-linux-gnuabi64", "mips-linux-gnu"]
 STATUSES = {"pass", "fail", "unsupported", "absent"}
 # Small runs: the tests check shape and sense, bench/ measures.
 FEW = ("--iterations", "2000")

@@ -51,7 +51,7 @@ PRIORITY, INTERVAL_US = 80, 1000
 CYCLICTEST_BUCKETS = 20000  # 20 ms of 1 us rows; slower wake-ups count in the overflow with their maximum
 FIGURES = ("p50", "p99", "p99.9", "max")
 PLOTS = ("histogram-1000us.png", "box-1000us.png", "loops-1000us.png")
-TRIPLES = ("aarch64-linux-gnu", "arm-linux-gnueabihf", "mips64el-linux-gnuabi64", "i686-linux-gnu")
+TRIPLES = ("aarch64-linux-gnu", "arm-linux-gnueabihf", "mips64el-linux-gnuabi64", "mips-linux-gnu", "i686-linux-gnu")
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 /* The agent's own architecture and data model, fixed at compile time.
- * Names match the host's vocabulary (src/portkit/targets.py). */
+ * Names match the host's vocabulary (src/portkit/core/arches.py). */
 #ifndef PK_ARCH_H
 #define PK_ARCH_H
 

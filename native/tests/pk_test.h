@@ -107,4 +107,13 @@ static inline void pk_test_put_uint(uint8_t *p, unsigned width, uint64_t v, bool
         p[big_endian ? width - 1 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
+/* Reads one back: an image's fields in its own byte order, whatever the host's. */
+static inline uint64_t pk_test_get_uint(const uint8_t *p, unsigned width, bool big_endian)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; i++)
+        v |= (uint64_t)p[big_endian ? width - 1 - i : i] << (8 * i);
+    return v;
+}
+
 #endif

@@ -10,6 +10,7 @@
  *
  * Usage: test_vdso_elf DATA_DIR */
 #include <elf.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,25 +224,25 @@ static void test_images_without_section_headers(void)
     }
 }
 
-/* The dynamic entry with tag `from` gets tag `to` (host-order images only). */
-static bool retag_dynamic(uint8_t *data, int elf_class, int64_t from, int64_t to)
+/* The dynamic entry with tag `from` gets tag `to`, read and written in the
+ * image's own byte order (a big-endian host edits little-endian dumps too). */
+static bool retag_dynamic(uint8_t *data, const expected_image *e, uint64_t from, uint64_t to)
 {
-    if (elf_class == 64) {
-        Elf64_Ehdr *eh = (Elf64_Ehdr *)data;
-        for (int i = 0; i < eh->e_phnum; i++) {
-            Elf64_Phdr *ph = (Elf64_Phdr *)(data + eh->e_phoff) + i;
-            for (Elf64_Dyn *d = (Elf64_Dyn *)(data + ph->p_offset); ph->p_type == PT_DYNAMIC && d->d_tag; d++)
-                if (d->d_tag == from)
-                    return d->d_tag = to, true;
-        }
-    } else {
-        Elf32_Ehdr *eh = (Elf32_Ehdr *)data;
-        for (int i = 0; i < eh->e_phnum; i++) {
-            Elf32_Phdr *ph = (Elf32_Phdr *)(data + eh->e_phoff) + i;
-            for (Elf32_Dyn *d = (Elf32_Dyn *)(data + ph->p_offset); ph->p_type == PT_DYNAMIC && d->d_tag; d++)
-                if (d->d_tag == from)
-                    return d->d_tag = (Elf32_Sword)to, true;
-        }
+    bool is64 = e->elf_class == 64, be = e->big_endian;
+    unsigned word = is64 ? 8 : 4;
+    uint64_t phoff = pk_test_get_uint(data + (is64 ? 32 : 28), word, be);
+    uint64_t phentsize = pk_test_get_uint(data + (is64 ? 54 : 42), 2, be);
+    uint64_t phnum = pk_test_get_uint(data + (is64 ? 56 : 44), 2, be);
+    for (uint64_t i = 0; i < phnum; i++) {
+        const uint8_t *ph = data + phoff + i * phentsize;
+        if (pk_test_get_uint(ph, 4, be) != PT_DYNAMIC)
+            continue;
+        uint8_t *dyn = data + pk_test_get_uint(ph + (is64 ? 8 : 4), word, be);
+        for (; pk_test_get_uint(dyn, word, be) != DT_NULL; dyn += 2 * word)
+            if (pk_test_get_uint(dyn, word, be) == from) {
+                pk_test_put_uint(dyn, word, to, be);
+                return true;
+            }
     }
     return false;
 }
@@ -256,14 +257,14 @@ static void test_gnu_hash_count(void)
         uint8_t *data = load(e->file, &size);
         bool is64 = e->elf_class == 64;
         memset(data + (is64 ? 40 : 32), 0, is64 ? 8 : 4); /* e_shoff = 0 */
-        CHECK(retag_dynamic(data, e->elf_class, DT_HASH, DT_DEBUG));
+        CHECK(retag_dynamic(data, e, DT_HASH, DT_DEBUG));
         pk_vdso_image img;
         const char *err = NULL;
         int rc = pk_vdso_parse(data, size, 0, &img, &err);
         CHECK(rc == 0);
         if (rc == 0)
             check_symbols(e, &img, 0);
-        CHECK(retag_dynamic(data, e->elf_class, DT_GNU_HASH, DT_DEBUG));
+        CHECK(retag_dynamic(data, e, DT_GNU_HASH, DT_DEBUG));
         CHECK(pk_vdso_parse(data, size, 0, &img, &err) == -1);
         CHECK(err && strstr(err, "no symbol count"));
         free(data);
@@ -307,24 +308,42 @@ static void test_names(void)
 
 /* ---- each kind of damage gets its own message ------------------------------------- */
 
+/* x86_64.so is little-endian whatever the host: its fields are read and
+ * written through LE()/SET_LE(), at the offsets of the <elf.h> structs (the
+ * same on every host: the ELF types are fixed-width and naturally aligned). */
+#define FIELD(p, type, field) ((uint8_t *)(p) + offsetof(type, field)), sizeof(((type *)0)->field)
+#define LE(p, type, field) pk_test_get_uint(FIELD(p, type, field), false)
+#define SET_LE(p, type, field, v) pk_test_put_uint(FIELD(p, type, field), (uint64_t)(v), false)
+
 typedef struct x86_64_layout {
-    Elf64_Ehdr *eh;
-    Elf64_Shdr *dynsym, *dynstr, *versym, *verdef, *dynamic;
+    uint8_t *eh;                                       /* the Elf64_Ehdr */
+    uint8_t *dynsym, *dynstr, *versym, *verdef, *dynamic; /* their Elf64_Shdr */
 } x86_64_layout;
+
+static uint8_t *section(uint8_t *data, uint64_t index)
+{
+    return data + LE(data, Elf64_Ehdr, e_shoff) + index * sizeof(Elf64_Shdr);
+}
 
 static x86_64_layout locate(uint8_t *data)
 {
-    x86_64_layout l = {.eh = (Elf64_Ehdr *)data};
-    Elf64_Shdr *sh = (Elf64_Shdr *)(data + l.eh->e_shoff);
-    for (int i = 0; i < l.eh->e_shnum; i++) {
-        switch (sh[i].sh_type) {
-        case SHT_DYNSYM: l.dynsym = &sh[i]; l.dynstr = &sh[sh[i].sh_link]; break;
-        case SHT_GNU_versym: l.versym = &sh[i]; break;
-        case SHT_GNU_verdef: l.verdef = &sh[i]; break;
-        case SHT_DYNAMIC: l.dynamic = &sh[i]; break;
+    x86_64_layout l = {.eh = data};
+    for (uint64_t i = 0; i < LE(data, Elf64_Ehdr, e_shnum); i++) {
+        uint8_t *sh = section(data, i);
+        switch (LE(sh, Elf64_Shdr, sh_type)) {
+        case SHT_DYNSYM: l.dynsym = sh; l.dynstr = section(data, LE(sh, Elf64_Shdr, sh_link)); break;
+        case SHT_GNU_versym: l.versym = sh; break;
+        case SHT_GNU_verdef: l.verdef = sh; break;
+        case SHT_DYNAMIC: l.dynamic = sh; break;
         }
     }
     return l;
+}
+
+/* Where a section's contents start. */
+static uint8_t *contents(uint8_t *d, const uint8_t *sh)
+{
+    return d + LE(sh, Elf64_Shdr, sh_offset);
 }
 
 typedef struct damage {
@@ -339,37 +358,38 @@ static size_t cut_to_4096(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; (vo
 static size_t bad_magic(uint8_t *d, size_t s, x86_64_layout *l) { (void)l; d[1] = 'X'; return s; }
 static size_t bad_class(uint8_t *d, size_t s, x86_64_layout *l) { (void)l; d[EI_CLASS] = 7; return s; }
 static size_t bad_order(uint8_t *d, size_t s, x86_64_layout *l) { (void)l; d[EI_DATA] = 0; return s; }
-static size_t exec_type(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->eh->e_type = ET_EXEC; return s; }
-static size_t no_phdrs(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->eh->e_phnum = 0; return s; }
-static size_t small_phent(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->eh->e_phentsize = 8; return s; }
-static size_t far_phoff(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->eh->e_phoff = s - 8; return s; }
-static size_t huge_phoff(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->eh->e_phoff = UINT64_MAX - 8; return s; }
-static size_t small_shent(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->eh->e_shentsize = 10; return s; }
-static size_t huge_shnum(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->eh->e_shnum = 0xffff; return s; }
-static size_t bad_link(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->dynsym->sh_link = 99; return s; }
-static size_t link_self(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->dynsym->sh_link = (Elf64_Word)(l->dynsym - (Elf64_Shdr *)(d + l->eh->e_shoff)); return s; }
-static size_t huge_dynsym(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->dynsym->sh_size = UINT64_MAX; return s; }
-static size_t small_syment(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->dynsym->sh_entsize = 4; return s; }
-static size_t unterminated(uint8_t *d, size_t s, x86_64_layout *l) { d[l->dynstr->sh_offset + l->dynstr->sh_size - 1] = 'x'; return s; }
-static size_t far_strtab(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->dynstr->sh_offset = s - 2; return s; }
-static size_t bad_name(uint8_t *d, size_t s, x86_64_layout *l) { ((Elf64_Sym *)(d + l->dynsym->sh_offset))[3].st_name = 0xffff; return s; }
-static size_t bad_versym(uint8_t *d, size_t s, x86_64_layout *l) { ((Elf64_Half *)(d + l->versym->sh_offset))[1] = 7; return s; }
-static size_t short_versym(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; l->versym->sh_size = 4; return s; }
-static size_t far_next(uint8_t *d, size_t s, x86_64_layout *l) { ((Elf64_Verdef *)(d + l->verdef->sh_offset))->vd_next = 0x7fffffff; return s; }
-static size_t bad_revision(uint8_t *d, size_t s, x86_64_layout *l) { ((Elf64_Verdef *)(d + l->verdef->sh_offset))->vd_version = 2; return s; }
-static size_t far_aux(uint8_t *d, size_t s, x86_64_layout *l) { ((Elf64_Verdef *)(d + l->verdef->sh_offset))->vd_aux = 0xfffffff0; return s; }
+static size_t exec_type(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->eh, Elf64_Ehdr, e_type, ET_EXEC); return s; }
+static size_t no_phdrs(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->eh, Elf64_Ehdr, e_phnum, 0); return s; }
+static size_t small_phent(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->eh, Elf64_Ehdr, e_phentsize, 8); return s; }
+static size_t far_phoff(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->eh, Elf64_Ehdr, e_phoff, s - 8); return s; }
+static size_t huge_phoff(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->eh, Elf64_Ehdr, e_phoff, UINT64_MAX - 8); return s; }
+static size_t small_shent(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->eh, Elf64_Ehdr, e_shentsize, 10); return s; }
+static size_t huge_shnum(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->eh, Elf64_Ehdr, e_shnum, 0xffff); return s; }
+static size_t bad_link(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->dynsym, Elf64_Shdr, sh_link, 99); return s; }
+static size_t link_self(uint8_t *d, size_t s, x86_64_layout *l) { SET_LE(l->dynsym, Elf64_Shdr, sh_link, (uint64_t)(l->dynsym - section(d, 0)) / sizeof(Elf64_Shdr)); return s; }
+static size_t huge_dynsym(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->dynsym, Elf64_Shdr, sh_size, UINT64_MAX); return s; }
+static size_t small_syment(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->dynsym, Elf64_Shdr, sh_entsize, 4); return s; }
+static size_t unterminated(uint8_t *d, size_t s, x86_64_layout *l) { contents(d, l->dynstr)[LE(l->dynstr, Elf64_Shdr, sh_size) - 1] = 'x'; return s; }
+static size_t far_strtab(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->dynstr, Elf64_Shdr, sh_offset, s - 2); return s; }
+static size_t bad_name(uint8_t *d, size_t s, x86_64_layout *l) { SET_LE(contents(d, l->dynsym) + 3 * sizeof(Elf64_Sym), Elf64_Sym, st_name, 0xffff); return s; }
+static size_t bad_versym(uint8_t *d, size_t s, x86_64_layout *l) { pk_test_put_uint(contents(d, l->versym) + 2, 2, 7, false); return s; }
+static size_t short_versym(uint8_t *d, size_t s, x86_64_layout *l) { (void)d; SET_LE(l->versym, Elf64_Shdr, sh_size, 4); return s; }
+static size_t far_next(uint8_t *d, size_t s, x86_64_layout *l) { SET_LE(contents(d, l->verdef), Elf64_Verdef, vd_next, 0x7fffffff); return s; }
+static size_t bad_revision(uint8_t *d, size_t s, x86_64_layout *l) { SET_LE(contents(d, l->verdef), Elf64_Verdef, vd_version, 2); return s; }
+static size_t far_aux(uint8_t *d, size_t s, x86_64_layout *l) { SET_LE(contents(d, l->verdef), Elf64_Verdef, vd_aux, 0xfffffff0); return s; }
 static size_t long_chain(uint8_t *d, size_t s, x86_64_layout *l)
 {
-    Elf64_Verdef *first = (Elf64_Verdef *)(d + l->verdef->sh_offset);
-    ((Elf64_Verdef *)((uint8_t *)first + first->vd_next))->vd_next = 0x1c; /* a third entry past the table */
-    l->verdef->sh_info = 1000;
+    uint8_t *first = contents(d, l->verdef);
+    uint8_t *second = first + LE(first, Elf64_Verdef, vd_next);
+    SET_LE(second, Elf64_Verdef, vd_next, 0x1c); /* a third entry past the table */
+    SET_LE(l->verdef, Elf64_Shdr, sh_info, 1000);
     return s;
 }
 static size_t bad_soname(uint8_t *d, size_t s, x86_64_layout *l)
 {
-    for (Elf64_Dyn *dyn = (Elf64_Dyn *)(d + l->dynamic->sh_offset); dyn->d_tag; dyn++)
-        if (dyn->d_tag == DT_SONAME)
-            dyn->d_un.d_val = 0xffffff;
+    for (uint8_t *dyn = contents(d, l->dynamic); LE(dyn, Elf64_Dyn, d_tag) != DT_NULL; dyn += sizeof(Elf64_Dyn))
+        if (LE(dyn, Elf64_Dyn, d_tag) == DT_SONAME)
+            SET_LE(dyn, Elf64_Dyn, d_un.d_val, 0xffffff);
     return s;
 }
 

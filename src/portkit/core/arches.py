@@ -24,6 +24,7 @@ ARCHES: tuple[Arch, ...] = (
     Arch("aarch64", "aarch64-linux-gnu", "LP64", "qemu-aarch64"),
     Arch("arm", "arm-linux-gnueabihf", "ILP32", "qemu-arm"),
     Arch("mips64el", "mips64el-linux-gnuabi64", "LP64", "qemu-mips64el"),
+    Arch("mips", "mips-linux-gnu", "ILP32", "qemu-mips"),  # big-endian o32
 )
 
 # Names people also use for the same architectures.
