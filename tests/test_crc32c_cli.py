@@ -30,6 +30,7 @@ AGENTS = {
     "aarch64": ("aarch64-linux-gnu", "max"),
     "armhf": ("arm-linux-gnueabihf", None),
     "mips64el": ("mips64el-linux-gnuabi64", None),
+    "mips": ("mips-linux-gnu", None),  # big-endian: the byte-at-a-time tables must not care
 }
 
 
