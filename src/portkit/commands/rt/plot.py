@@ -2,10 +2,10 @@
 one set per interval:
 
 - histogram: every load's latencies on log-log axes, re-binned into equal
-  steps of log(latency) (ten a decade). A linear latency axis squeezes the
-  body of the distribution into one pixel column once a single sample sits
-  ten milliseconds out; log bins also give the sparse tail counts a reader
-  can see instead of a comb of ones.
+  steps of log(latency) (ten a decade) and drawn as samples per us. A linear
+  latency axis squeezes the body of the distribution into one pixel column
+  once a single sample sits ten milliseconds out; log bins also give the
+  sparse tail heights a reader can see instead of a comb of ones.
 - loops: the field report's figure, latency loop by loop (each point the
   worst of a block of loops), one panel per load on a shared log axis, so
   that twelve overlapping lines do not hide each other; thin lines per CPU.
@@ -77,23 +77,27 @@ def _label(name: str, document: dict) -> str:
 
 def _histograms(plt: Any, group: Cells) -> Any:
     figure, axes = plt.subplots(figsize=(WIDTH_IN, 5.5), layout="constrained")
-    drawn = False
+    lowest: list[float] = []  # each load's first non-empty bin: the axis starts there, not at 1 us
     for label, rt in group:
         histogram = merged_histogram(rt.get("threads") or [])
         if histogram is None or not histogram.samples:
             continue
         edges, counts = log_bins(histogram)
-        axes.stairs(counts, edges, label=f"{label} (max {_max_us(rt)} us)")
+        # Per microsecond: bins of 1, 2 or 3 buckets side by side would otherwise zig-zag.
+        density = [count / (high - low) for count, low, high in zip(counts, edges, edges[1:], strict=False)]
+        axes.stairs(density, edges, label=f"{label} (max {_max_us(rt)} us)")
         if histogram.overflow:
-            axes.annotate(f"{histogram.overflow} over", (edges[-1], 1), fontsize=8)
-        drawn = True
-    if not drawn:
+            last = next((d for d in reversed(density) if d), 1.0)
+            axes.annotate(f"{histogram.overflow} over", (edges[-1], last), fontsize=8)
+        lowest.append(next((edge for edge, count in zip(edges, counts, strict=False) if count), edges[0]))
+    if not lowest:
         plt.close(figure)
         return None
     axes.set_xscale("log")
+    axes.set_xlim(left=min(lowest) / 1.5)
     axes.set_yscale("log")
     axes.set_xlabel(f"latency (us, log; {BINS_PER_DECADE} bins a decade)")
-    axes.set_ylabel("samples (log)")
+    axes.set_ylabel("samples per us (log)")
     axes.legend(fontsize=8)
     axes.grid(True, which="major", alpha=0.3)
     return figure
