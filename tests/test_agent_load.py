@@ -414,7 +414,8 @@ def test_spawn_self(host_agent: Path, tmp_path: Path, token: str) -> None:
 
 # ---------------------------------------------------------------- the cross agents (plumbing)
 
-CROSS = ["aarch64-linux-gnu", "arm-linux-gnueabihf"]
+# triple -> the arch the agent reports; mips is big-endian, with 64-bit atomics from libatomic.
+CROSS = {"aarch64-linux-gnu": "aarch64", "arm-linux-gnueabihf": "arm", "mips-linux-gnu": "mips"}
 
 
 @pytest.mark.parametrize("triple", CROSS)
@@ -425,7 +426,7 @@ def test_cross_agent(
     args = [kind, "--workers", "1", "--duration", "0.5", *(["--size", "8"] if kind == "mem" else [])]
     doc = run_load(cross_agent(triple, None), args, token, tmp_path)
     check_document(doc, kind)
-    assert doc["agent"]["arch"] == {"aarch64-linux-gnu": "aarch64", "arm-linux-gnueabihf": "arm"}[triple]
+    assert doc["agent"]["arch"] == CROSS[triple]
     assert doc["achieved"][MAIN_FIGURE[kind]] > 0
     # qemu-user 7.2 refuses PR_SET_CHILD_SUBREAPER; the load then finds descendants by their parents.
     assert isinstance(doc["cleanup"]["adopts_orphans"], bool)

@@ -461,7 +461,9 @@ def test_sysinfo_text(agent: list[str]) -> None:
 # ---------------------------------------------------------------- emulated targets
 
 
-@pytest.mark.parametrize(("triple", "arch"), [("aarch64-linux-gnu", "aarch64"), ("arm-linux-gnueabihf", "arm")])
+@pytest.mark.parametrize(
+    ("triple", "arch"), [("aarch64-linux-gnu", "aarch64"), ("arm-linux-gnueabihf", "arm"), ("mips-linux-gnu", "mips")]
+)
 def test_cross_agents_under_qemu(cross_agent, triple: str, arch: str) -> None:
     target = cross_agent(triple)
     doc = rt_json(target, "--no-rt", "--loops", "50", "--cpus", "0")
