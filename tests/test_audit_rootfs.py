@@ -273,6 +273,14 @@ def test_a_config_of_another_architecture_is_refused(planted: Path, tmp_path: Pa
     assert "not a configuration for arm64 (CONFIG_ARM64 is not set)" in proc.stderr
 
 
+def test_a_kconfig_that_is_no_config_is_one_line_naming_the_option(planted: Path, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hello\n")
+    for bad, why in ((tmp_path / "absent", "No such file"), (tmp_path / "notes.txt", "not a kernel config")):
+        proc = audit(planted, "--kconfig", bad)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert proc.stderr.startswith(f"portkit: error: --kconfig {bad}: ") and why in proc.stderr
+
+
 def test_text_relocations_and_an_executable_stack_are_found(planted: Path) -> None:
     assert "TEXTREL" in readelf("-d", planted / "usr/lib/aarch64-linux-gnu/libtextrel.so.1")
     assert re.search(r"GNU_STACK.*RWE", readelf("-lW", planted / "usr/bin/exec-stack"))

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from portkit.commands.audit.kconfig.reader import read_config_file
+from portkit.commands.audit.kconfig.reader import KernelConfig, read_config_file
 from portkit.commands.audit.rootfs.abi import find_abi
 from portkit.commands.audit.rootfs.audit import Audit, infer_target
 from portkit.commands.audit.rootfs.document import audit_fields
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     check_findings_options(args, schema=SCHEMA, rules=RULES)
     if args.arch is not None:
         find_abi(args.arch)  # a wrong name fails before the image is read
-    kconfig = read_config_file(args.kconfig) if args.kconfig is not None else None
+    kconfig = _read_kconfig(args.kconfig) if args.kconfig is not None else None
     image = read_image(args.image)
     target = infer_target(image, args.arch)
     if target is None:
@@ -88,6 +88,14 @@ def run(args: argparse.Namespace) -> int:
 
     root = ArtifactRoot("IMAGEROOT", image.root_uri, f"the root of the image {image.label}")
     return finish(args, schema=SCHEMA, rules=RULES, findings=findings, extra=fields, text_header=header, root=root)
+
+
+def _read_kconfig(path: Path) -> KernelConfig:
+    """audit kconfig's reader, its one error line naming the option."""
+    try:
+        return read_config_file(path)
+    except BadInput as err:
+        raise BadInput(f"--kconfig {err}", err.hint) from None
 
 
 def run_checks(audit: Audit, select: Sequence[str] | None, ignore: Sequence[str] | None) -> list[Finding]:
