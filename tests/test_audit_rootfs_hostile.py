@@ -147,6 +147,8 @@ def test_not_an_archive_is_one_line(tmp_path: Path) -> None:
     junk.write_bytes(b"not a tar archive at all" * 40)
     proc = audit(junk)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    # tarfile's list of every decompressor it tried comes down to the tar reader's reason.
+    assert proc.stderr.strip().endswith(f"{junk}: not a directory or a tar archive portkit can read (tar: invalid header)")
 
 
 # -- property tests --------------------------------------------------------------------

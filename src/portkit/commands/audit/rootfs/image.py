@@ -15,6 +15,7 @@ import io
 import lzma
 import os
 import posixpath
+import re
 import stat
 import tarfile
 import zlib
@@ -284,9 +285,13 @@ def _members(archive: tarfile.TarFile, image: Image) -> Iterator[tuple[tarfile.T
 
 
 def _one_line(err: BaseException) -> str:
-    """tarfile lists every compression it tried, one per line: the first says enough."""
+    """tarfile lists every method it tried, one a line (`- method tar:
+    ReadError('truncated header')`): the plain tar reader's reason says enough."""
     lines = str(err).splitlines() or [type(err).__name__]
-    return lines[0].rstrip(":") if len(lines) == 1 else f"{lines[0].rstrip(':')} {lines[-1].lstrip('- ')}"
+    if len(lines) == 1:
+        return lines[0].rstrip(":")
+    reason = re.search(r"method tar: \w+\('(.*)'\)", lines[-1])
+    return f"tar: {reason.group(1)}" if reason else lines[-1].lstrip("- ")
 
 
 def _member_name(name: str) -> str | None:
