@@ -148,7 +148,8 @@ def test_not_an_archive_is_one_line(tmp_path: Path) -> None:
     proc = audit(junk)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     # tarfile's list of every decompressor it tried comes down to the tar reader's reason.
-    assert proc.stderr.strip().endswith(f"{junk}: not a directory or a tar archive portkit can read (tar: invalid header)")
+    reason = "not a directory or a tar archive portkit can read (tar: invalid header)"
+    assert proc.stderr.strip().endswith(f"{junk}: {reason}")
 
 
 # -- property tests --------------------------------------------------------------------
