@@ -7,7 +7,11 @@ never re-measures what the agent measured. Every run has a time limit: a hung
 agent or emulator is stopped and reported (exit 3), never waited for forever.
 
 Target specs: `local` (default), `qemu-ARCH` or `qemu-ARCH:CPU`
-(e.g. `qemu-aarch64:cortex-a53`) for a cross-built agent under qemu-user.
+(e.g. `qemu-aarch64:cortex-a53`) for a cross-built agent under qemu-user, and
+`ssh:[USER@]HOST[:PORT]` for a board: the agent already there (on its PATH,
+or at --agent PATH on the board) runs through ssh, without a password prompt
+(keys or an ssh-agent); PORTKIT_SSH replaces the `ssh` command (`ssh -F
+my_config`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import argparse
 import contextlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -31,6 +36,9 @@ from portkit.core.arches import Arch, find_arch, known_names
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
 
 AGENT = "portkit-target"
+REMOTE_PID = "portkit-target pid "  # the first stderr line of an agent started through ssh
+SSH_FAILED = 255  # ssh's own exit status: no connection, no login
+NOT_FOUND = 127  # the shell's exit status for a command it cannot find
 START_SECONDS = 30.0  # what any agent run may take beyond its own work: start-up, qemu, a slow board
 
 
@@ -106,6 +114,15 @@ class Target:
         progress, and for runs side by side (a latency measurement and its load)."""
         return Running(self, call, self.start(call.argv()))
 
+    def signal(self, running: Running, sig: signal.Signals) -> None:
+        """Sends sig to the agent (and its emulator): their whole session."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(running.proc.pid, sig)
+
+    def kill(self, running: Running) -> None:
+        """Ends the agent at once and reaps what runs it here."""
+        _stop(running.proc)
+
     def _result(self, returncode: int, stdout: str, stderr: str, call: AgentCall) -> AgentResult:
         message = _last_line(stderr)
         if returncode < 0:
@@ -141,6 +158,7 @@ class Running:
         self.target, self.call, self.proc = target, call, proc
         self.started = time.monotonic()
         self.latest: dict | None = None
+        self.remote_pid: int | None = None  # the agent's process on a board reached through ssh
         self._out: list[str] = []
         self._err: list[str] = []
         self._readers = [
@@ -155,6 +173,10 @@ class Running:
 
     def _read_progress(self) -> None:
         for line in self.proc.stderr:
+            if line.startswith(REMOTE_PID) and self.remote_pid is None:
+                with contextlib.suppress(ValueError):
+                    self.remote_pid = int(line.removeprefix(REMOTE_PID))
+                    continue
             if line.startswith('{"progress"'):
                 with contextlib.suppress(ValueError):
                     self.latest = json.loads(line)["progress"]
@@ -162,9 +184,8 @@ class Running:
             self._err.append(line)
 
     def finish(self) -> None:
-        """Asks the agent to end now and write what it has (SIGTERM to its session)."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
+        """Asks the agent to end now and write what it has (SIGTERM)."""
+        self.target.signal(self, signal.SIGTERM)
 
     def wait(self) -> AgentResult:
         """Waits for the end, within the call's time limit from its start, and returns its document."""
@@ -172,21 +193,104 @@ class Running:
         try:
             self.proc.wait(timeout=None if limit is None else max(0.0, limit - (time.monotonic() - self.started)))
         except subprocess.TimeoutExpired:
-            _stop(self.proc)
+            self.target.kill(self)
             raise EnvironmentProblem(
                 f"`{self.call.name}` on {self.target.spec} did not finish within {limit:g} s and was stopped",
                 hint="--timeout S allows longer, 0 no limit",
             ) from None
         except BaseException:  # Ctrl-C, or anything else: leave no agent behind
-            _stop(self.proc)
+            self.target.kill(self)
             raise
         for reader in self._readers:
             reader.join()
         return self.target._result(self.proc.returncode, "".join(self._out), "".join(self._err), self.call)
 
     def stop(self) -> None:
-        """Ends it at once, with nothing kept (its session killed)."""
-        _stop(self.proc)
+        """Ends it at once, with nothing kept."""
+        self.target.kill(self)
+
+
+@dataclass(frozen=True)
+class SshTarget(Target):
+    """A board reached through ssh. The agent is started by the board's shell,
+    which first says its process id on stderr, so that finish() and kill() can
+    signal the agent itself: ending the local ssh would only close the channel
+    and leave the agent running (no terminal, so no SIGHUP)."""
+
+    ssh: tuple[str, ...] = ()  # the ssh command, its options and the host
+
+    def start(self, argv: Sequence[str]) -> subprocess.Popen[str]:
+        words = " ".join(shlex.quote(word) for word in (str(self.agent), *argv))
+        remote = f"echo '{REMOTE_PID}'$$ >&2; exec {words}"
+        try:
+            return subprocess.Popen(
+                [*self.ssh, remote],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                errors="replace",
+                start_new_session=True,
+            )
+        except OSError as err:
+            raise EnvironmentProblem(f"cannot start {self.ssh[0]}: {err.strerror}") from None
+
+    def signal(self, running: Running, sig: signal.Signals) -> None:
+        if running.remote_pid is None:  # not started yet on the board: ending ssh ends it
+            super().signal(running, sig)
+            return
+        self._remote_kill(running.remote_pid, sig)
+
+    def kill(self, running: Running) -> None:
+        if running.remote_pid is not None:
+            self._remote_kill(running.remote_pid, signal.SIGKILL)
+        _stop(running.proc)
+
+    def _remote_kill(self, pid: int, sig: signal.Signals) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired, OSError):
+            subprocess.run(
+                [*self.ssh, f"kill -{sig.name.removeprefix('SIG')} {pid}"],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=START_SECONDS,
+                check=False,
+            )
+
+    def _result(self, returncode: int, stdout: str, stderr: str, call: AgentCall) -> AgentResult:
+        lines = [line for line in stderr.splitlines() if not line.startswith(REMOTE_PID)]
+        stderr = "".join(line + "\n" for line in lines)
+        if returncode == SSH_FAILED and not stdout.strip():
+            raise EnvironmentProblem(
+                f"--target {self.spec}: ssh failed: {_last_line(stderr) or 'no reason given'}",
+                hint=f"`{shlex.join(self.ssh)} true` must work without a password (keys or ssh-agent); "
+                "PORTKIT_SSH sets the ssh command",
+            )
+        if returncode == NOT_FOUND and not stdout.strip():
+            raise EnvironmentProblem(
+                f"--target {self.spec}: no agent at {self.agent} on the board ({_last_line(stderr)})",
+                hint="copy build/<triple>/portkit-target to the board (scp), or pass --agent PATH_ON_THE_BOARD",
+            )
+        return super()._result(returncode, stdout, stderr, call)
+
+
+def ssh_target(spec: str, agent: Path | None) -> SshTarget:
+    """`ssh:[USER@]HOST[:PORT]`: the board, its agent on its PATH or at --agent."""
+    address = spec.removeprefix("ssh:")
+    host, port = address, ""
+    if address.rpartition(":")[2].isdigit():
+        host, _, port = address.rpartition(":")
+    if not host or host.startswith("-") or any(c.isspace() for c in host):
+        raise BadInput(f"--target {spec}: expected ssh:[USER@]HOST[:PORT]")
+    try:
+        ssh = shlex.split(os.environ.get("PORTKIT_SSH", "ssh"))
+    except ValueError as err:
+        raise BadInput(f"PORTKIT_SSH: {err}") from None
+    if not ssh or shutil.which(ssh[0]) is None:
+        raise EnvironmentProblem(
+            f"--target {spec}: {ssh[0] if ssh else 'ssh'} is not installed", hint="apt-get install openssh-client"
+        )
+    # BatchMode: a password prompt would wait for ever with nobody to answer it.
+    options = ["-o", "BatchMode=yes", *(["-p", port] if port else [])]
+    return SshTarget(spec, (), agent or Path(AGENT), (*ssh, *options, host))
 
 
 def run_agent(args: argparse.Namespace, call: AgentCall) -> AgentResult:
@@ -247,7 +351,9 @@ def parse_target(spec: str, agent: Path | None = None) -> Target:
             raise EnvironmentProblem(f"--target {spec}: {arch.qemu} is not installed", hint="apt-get install qemu-user")
         path = agent or cross_agent(arch)
         return Target(spec, (emulator, *(("-cpu", cpu) if cpu else ()), str(path)), path)
-    raise BadInput(f"--target {spec}: expected 'local', 'qemu-ARCH' or 'qemu-ARCH:CPU'")
+    if spec.startswith("ssh:"):
+        return ssh_target(spec, agent)
+    raise BadInput(f"--target {spec}: expected 'local', 'qemu-ARCH', 'qemu-ARCH:CPU' or 'ssh:[USER@]HOST[:PORT]'")
 
 
 def local_agent() -> Path:
