@@ -63,16 +63,35 @@ def add_command(
     return parser
 
 
+def add_modes(
+    subparsers: argparse._SubParsersAction, name: str, summary: str, description: str | None, examples: str
+) -> argparse._SubParsersAction:
+    """Adds `portkit NAME MODE`, a command made of modes (rt, audit): its help
+    shows examples; each mode is then an add_command on what this returns."""
+    parser = subparsers.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=examples,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser.add_subparsers(title="modes", metavar="MODE", required=True, parser_class=Parser)
+
+
 def _add_target_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("target")
     group.add_argument(
         "--target",
         default="local",
         metavar="SPEC",
-        help="where the agent runs: local (default), qemu-ARCH or qemu-ARCH:CPU, e.g. qemu-aarch64:cortex-a53",
+        help="where the agent runs: local (default), qemu-ARCH, qemu-ARCH:CPU (e.g. qemu-aarch64:cortex-a53), "
+        "or a board: ssh:[USER@]HOST[:PORT]",
     )
     group.add_argument(
-        "--agent", type=Path, metavar="PATH", help="the portkit-target binary to run (default: the built one)"
+        "--agent",
+        type=Path,
+        metavar="PATH",
+        help="the portkit-target binary to run (default: the built one; with ssh:, its path on the board)",
     )
     group.add_argument(
         "--timeout",

@@ -92,10 +92,11 @@ class Target:
         """Starts the agent with argv: the one place a target process is made.
         It gets a session of its own so that the agent and its emulator can be
         stopped together; it inherits this process's stdin, so an operand '-'
-        reads what portkit was given, locally and under qemu-user."""
+        reads what portkit was given, locally, under qemu-user and through ssh."""
+        line = self.command_line(argv)
         try:
             return subprocess.Popen(
-                [*self.command, *argv],
+                line,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -103,7 +104,11 @@ class Target:
                 start_new_session=True,
             )
         except OSError as err:
-            raise EnvironmentProblem(f"cannot start the agent {self.agent}: {err.strerror}") from None
+            raise EnvironmentProblem(f"cannot start the agent on {self.spec} ({line[0]}: {err.strerror})") from None
+
+    def command_line(self, argv: Sequence[str]) -> list[str]:
+        """What runs here to start the agent with argv."""
+        return [*self.command, *argv]
 
     def run(self, call: AgentCall) -> AgentResult:
         """Runs the call to its end (or its time limit) and returns the agent's document."""
@@ -215,24 +220,12 @@ class SshTarget(Target):
     """A board reached through ssh. The agent is started by the board's shell,
     which first says its process id on stderr, so that finish() and kill() can
     signal the agent itself: ending the local ssh would only close the channel
-    and leave the agent running (no terminal, so no SIGHUP)."""
+    and leave the agent running (no terminal, so no SIGHUP). Its command is
+    the ssh command, its options and the host."""
 
-    ssh: tuple[str, ...] = ()  # the ssh command, its options and the host
-
-    def start(self, argv: Sequence[str]) -> subprocess.Popen[str]:
+    def command_line(self, argv: Sequence[str]) -> list[str]:
         words = " ".join(shlex.quote(word) for word in (str(self.agent), *argv))
-        remote = f"echo '{REMOTE_PID}'$$ >&2; exec {words}"
-        try:
-            return subprocess.Popen(
-                [*self.ssh, remote],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                errors="replace",
-                start_new_session=True,
-            )
-        except OSError as err:
-            raise EnvironmentProblem(f"cannot start {self.ssh[0]}: {err.strerror}") from None
+        return [*self.command, f"echo '{REMOTE_PID}'$$ >&2; exec {words}"]
 
     def signal(self, running: Running, sig: signal.Signals) -> None:
         if running.remote_pid is None:  # not started yet on the board: ending ssh ends it
@@ -248,7 +241,7 @@ class SshTarget(Target):
     def _remote_kill(self, pid: int, sig: signal.Signals) -> None:
         with contextlib.suppress(subprocess.TimeoutExpired, OSError):
             subprocess.run(
-                [*self.ssh, f"kill -{sig.name.removeprefix('SIG')} {pid}"],
+                [*self.command, f"kill -{sig.name.removeprefix('SIG')} {pid}"],
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
                 timeout=START_SECONDS,
@@ -261,7 +254,7 @@ class SshTarget(Target):
         if returncode == SSH_FAILED and not stdout.strip():
             raise EnvironmentProblem(
                 f"--target {self.spec}: ssh failed: {_last_line(stderr) or 'no reason given'}",
-                hint=f"`{shlex.join(self.ssh)} true` must work without a password (keys or ssh-agent); "
+                hint=f"`{shlex.join(self.command)} true` must work without a password (keys or ssh-agent); "
                 "PORTKIT_SSH sets the ssh command",
             )
         if returncode == NOT_FOUND and not stdout.strip():
@@ -290,7 +283,7 @@ def ssh_target(spec: str, agent: Path | None) -> SshTarget:
         )
     # BatchMode: a password prompt would wait for ever with nobody to answer it.
     options = ["-o", "BatchMode=yes", *(["-p", port] if port else [])]
-    return SshTarget(spec, (), agent or Path(AGENT), (*ssh, *options, host))
+    return SshTarget(spec, (*ssh, *options, host), agent or Path(AGENT))
 
 
 def run_agent(args: argparse.Namespace, call: AgentCall) -> AgentResult:

@@ -11,20 +11,15 @@ from typing import Any
 
 from portkit.core.errors import Exit
 from portkit.core.output import emit
+from portkit.findings.document import rule_json
 from portkit.findings.model import Rule
 
 SCHEMA = "portkit.rules/1"
 
 
 def rule_fields(rule: Rule) -> dict[str, Any]:
-    return {
-        "id": rule.id,
-        "name": rule.name,
-        "severity": rule.severity.label,
-        "family": rule.family,
-        "summary": rule.summary,
-        "fix": rule.fix,
-    }
+    """The rule as the findings document lists it, and its fix."""
+    return {**rule_json(rule), "fix": rule.fix}
 
 
 def rules_table(document: dict) -> list:

@@ -8,7 +8,7 @@ import argparse
 
 from portkit.commands.audit.kconfig import command as kconfig
 from portkit.commands.audit.rootfs import command as rootfs
-from portkit.core.command import Parser
+from portkit.core.command import add_modes
 
 MODES = (rootfs, kconfig)
 SUMMARY = "check what goes onto a board before the board does: a root filesystem (rootfs), a kernel config (kconfig)"
@@ -23,13 +23,6 @@ EXAMPLES = (
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "audit",
-        help=SUMMARY,
-        description=__doc__,
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    modes = parser.add_subparsers(title="modes", metavar="MODE", required=True, parser_class=Parser)
+    modes = add_modes(subparsers, "audit", SUMMARY, __doc__, EXAMPLES)
     for mode in MODES:
         mode.register(modes)

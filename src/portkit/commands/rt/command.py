@@ -33,7 +33,7 @@ from portkit.commands.rt.study import (
 )
 from portkit.commands.rt.summary import row
 from portkit.commands.rt.sysinfo import render as render_sysinfo
-from portkit.core.command import Parser, add_command, whole
+from portkit.core.command import add_command, add_modes, whole
 from portkit.core.errors import BadInput, Exit
 from portkit.core.output import deliver, emit
 from portkit.core.target import AgentCall, parse_target, run_agent
@@ -49,15 +49,13 @@ IMPORT_EXAMPLES = (
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "rt",
-        help=SUMMARY,
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n  portkit rt run --loads idle,cpu,io --intervals 1000 --duration 10 -o study/\n"
-        "  portkit rt table study/ --format markdown\n  portkit rt plot study/",
+    examples = (
+        "examples:\n"
+        "  portkit rt run --loads idle,cpu,io --intervals 1000 --duration 10 -o study/\n"
+        "  portkit rt table study/ --format markdown\n"
+        "  portkit rt plot study/"
     )
-    modes = parser.add_subparsers(title="modes", metavar="MODE", required=True, parser_class=Parser)
+    modes = add_modes(subparsers, "rt", SUMMARY, __doc__, examples)
     _run_mode(modes)
     _sysinfo_mode(modes)
     _table_mode(modes)
@@ -84,15 +82,7 @@ def _run_mode(modes: argparse._SubParsersAction) -> None:
         runs_on="agent",
         output_file=False,
     )
-    parser.add_argument(
-        "-o",
-        "--output",
-        dest="directory",
-        type=Path,
-        required=True,
-        metavar="DIR",
-        help="the study's directory (resumed when it exists)",
-    )
+    _add_directory(parser, "the study's directory (resumed when it exists)")
     parser.add_argument(
         "--loads", default="idle,cpu", metavar="LIST", help=f"idle, all, cmd or {', '.join(LOADS)} (default idle,cpu)"
     )
@@ -208,15 +198,12 @@ def _import_mode(modes: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--as", dest="forced", metavar="FORMAT", help="the input's format when it cannot be told from its content"
     )
-    parser.add_argument(
-        "-o",
-        "--output",
-        dest="directory",
-        type=Path,
-        required=True,
-        metavar="DIR",
-        help="where the results go: one JSON per file",
-    )
+    _add_directory(parser, "where the results go: one JSON per file")
+
+
+def _add_directory(parser: argparse.ArgumentParser, meaning: str) -> None:
+    """-o DIR of the modes that write a directory, not a file."""
+    parser.add_argument("-o", "--output", dest="directory", type=Path, required=True, metavar="DIR", help=meaning)
 
 
 # ------------------------------------------------------------------ modes

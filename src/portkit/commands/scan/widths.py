@@ -11,7 +11,7 @@ SIGNED = {"SCHAR", "CHAR_S", "SHORT", "INT", "LONG", "LONGLONG", "INT128", "WCHA
 UNSIGNED = {"BOOL", "UCHAR", "CHAR_U", "USHORT", "UINT", "ULONG", "ULONGLONG", "UINT128", "CHAR16", "CHAR32"}
 FLOATS = {"FLOAT", "DOUBLE", "LONGDOUBLE"}
 POINTERS = {"POINTER", "BLOCKPOINTER", "NULLPTR"}
-# Types libclang can size. Others (a builtin function's placeholder type, say)
+# Types libclang can size. Others (the type clang gives a builtin function named without a call, say)
 # can crash clang_Type_getSizeOf with an illegal instruction: never ask.
 SIZABLE = SIGNED | UNSIGNED | FLOATS | POINTERS | {"ENUM", "RECORD", "CONSTANTARRAY", "VECTOR", "COMPLEX"}
 
