@@ -62,6 +62,9 @@ def add_findings_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--ignore", type=selectors, action="extend", metavar="ID[,ID...]", help="not these rules (ids or prefixes)"
     )
+    group.add_argument(
+        "--list-rules", action="store_true", help="list the rules and stop (--format json: portkit.rules/1)"
+    )
 
 
 def check_findings_options(args: argparse.Namespace, *, schema: str, rules: Sequence[Rule]) -> None:

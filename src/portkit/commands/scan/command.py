@@ -59,7 +59,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--to", dest="to_model", default="LP64", metavar="MODEL", help="where it moves (default LP64)")
     add_source_options(parser)
-    parser.add_argument("--list-rules", action="store_true", help="the rules: id, severity, name, what they find")
     add_findings_options(parser)
 
 

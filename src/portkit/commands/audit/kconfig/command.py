@@ -51,7 +51,6 @@ def register(modes: argparse._SubParsersAction) -> None:
         default="checked",
         help="text table rows: every rule checked (default), only failures, or all with the skipped",
     )
-    parser.add_argument("--list-rules", action="store_true", help="the rules: id, option, desired, where, why")
     add_findings_options(parser)
 
 

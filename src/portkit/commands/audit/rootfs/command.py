@@ -56,7 +56,6 @@ def register(modes: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="the kernel's .config (or config.gz): check what 32-bit programs need",
     )
-    parser.add_argument("--list-rules", action="store_true", help="the rules: id, severity, name, what they find")
     add_findings_options(parser)
 
 
