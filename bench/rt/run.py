@@ -41,6 +41,7 @@ from benchlib import machine, write_section  # noqa: E402
 from portkit.commands.rt.importers import import_text  # noqa: E402
 from portkit.commands.rt.stats import percentiles_ns  # noqa: E402
 from portkit.commands.rt.summary import merged_histogram  # noqa: E402
+from portkit.core.arches import ARCHES  # noqa: E402
 from portkit.core.target import local_agent  # noqa: E402
 
 BEGIN, END = "<!-- rt-bench:begin -->", "<!-- rt-bench:end -->"
@@ -51,7 +52,6 @@ PRIORITY, INTERVAL_US = 80, 1000
 CYCLICTEST_BUCKETS = 20000  # 20 ms of 1 us rows; slower wake-ups count in the overflow with their maximum
 FIGURES = ("p50", "p99", "p99.9", "max")
 PLOTS = ("histogram-1000us.png", "box-1000us.png", "loops-1000us.png")
-TRIPLES = ("aarch64-linux-gnu", "arm-linux-gnueabihf", "mips64el-linux-gnuabi64", "mips-linux-gnu", "i686-linux-gnu")
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ def matrix(loops: int, out: Path) -> tuple[str, list[Path]]:
 def sizes() -> list[str]:
     """The board's file (a Release build is stripped) and the symbols kept beside it."""
     rows = []
-    for triple in TRIPLES:
+    for triple in (arch.triple for arch in ARCHES):  # those not cross-built (x86_64) have no build/<triple>/
         agent = ROOT / "build" / triple / "portkit-target"
         if agent.exists():
             debug = agent.with_name("portkit-target.debug")
