@@ -16,16 +16,14 @@ from pathlib import Path
 
 import pytest
 
+from portkit.core.arches import ARCHES
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
 
-# triple -> qemu-user program (None: runs natively on this x86-64 machine)
+# triple -> qemu-user program for every cross-built agent (None: i686 runs natively on this x86-64 machine)
 EMULATORS: dict[str, str | None] = {
-    "aarch64-linux-gnu": "qemu-aarch64",
-    "arm-linux-gnueabihf": "qemu-arm",
-    "mips64el-linux-gnuabi64": "qemu-mips64el",
-    "mips-linux-gnu": "qemu-mips",
-    "i686-linux-gnu": None,
+    arch.triple: None if arch.name == "i686" else arch.qemu for arch in ARCHES if arch.name != "x86_64"
 }
 
 
