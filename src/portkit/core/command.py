@@ -41,13 +41,7 @@ def add_command(
     command's --help must), the output options, the target options of an agent
     command (runs_on="agent"), and its run function. A command whose output is
     a directory (output_file=False) declares its own -o."""
-    parser = subparsers.add_parser(
-        name,
-        help=summary,
-        description=description,
-        epilog=examples,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = _with_examples(subparsers, name, summary, description, examples)
     group = parser.add_argument_group("output")
     group.add_argument("--format", choices=tuple(formats), default=formats[0], help=f"{' or '.join(formats)}")
     if output_file:
@@ -63,18 +57,25 @@ def add_command(
     return parser
 
 
-def add_modes(
+def _with_examples(
     subparsers: argparse._SubParsersAction, name: str, summary: str, description: str | None, examples: str
-) -> argparse._SubParsersAction:
-    """Adds `portkit NAME MODE`, a command made of modes (rt, audit): its help
-    shows examples; each mode is then an add_command on what this returns."""
-    parser = subparsers.add_parser(
+) -> argparse.ArgumentParser:
+    """`portkit NAME`'s parser, its epilog the examples (laid out as written)."""
+    return subparsers.add_parser(
         name,
         help=summary,
         description=description,
         epilog=examples,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+
+
+def add_modes(
+    subparsers: argparse._SubParsersAction, name: str, summary: str, description: str | None, examples: str
+) -> argparse._SubParsersAction:
+    """Adds `portkit NAME MODE`, a command made of modes (rt, audit): its help
+    shows examples; each mode is then an add_command on what this returns."""
+    parser = _with_examples(subparsers, name, summary, description, examples)
     return parser.add_subparsers(title="modes", metavar="MODE", required=True, parser_class=Parser)
 
 
