@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -14,57 +15,107 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from portkit.core.errors import BadInput
+from portkit.core.fit import Columns, wrap_line
 
 if TYPE_CHECKING:  # rich is imported only when text is rendered: JSON output starts ~50 ms faster
-    from rich.console import RenderableType
+    from rich.console import Console, RenderableType
     from rich.table import Table
     from rich.text import Text
 
-    Cell = str | Text
+    from portkit.core.fit import Cell
+
     Renderer = Callable[[dict], Iterable[RenderableType]]
 
-TEXT_WIDTH = 100  # for files and pipes; a terminal uses its own width
+TEXT_WIDTH = 100  # what rich's grids wrap at in files and pipes; a terminal uses its own width
 
 
-def write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str, option: str = "-o") -> None:
+    """Writes text to path so that a reader sees the old file or the new one,
+    never half. A new file gets the mode the umask allows (0666 & ~umask, as
+    `>` in a shell), a replaced one keeps its mode. Anything in the way is one
+    error line naming the option and the path."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise BadInput(f"{option} {path}: is a directory (give a file name)")
     # A device or FIFO (-o /dev/null, -o /dev/stdout) is written as it is:
     # renaming a temporary file over it would replace /dev/null itself.
-    try:
-        special = not stat.S_ISREG(path.stat().st_mode) and not stat.S_ISDIR(path.stat().st_mode)
-    except OSError:
-        special = False
-    if special:
+    if mode is not None and not stat.S_ISREG(mode):
         try:
             with path.open("w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as err:
-            raise BadInput(f"-o {path}: cannot write there ({err.strerror})") from None
+            raise BadInput(f"{option} {path}: cannot write there ({err.strerror})") from None
         return
     directory = path.parent if str(path.parent) else Path(".")
+    _check_directory_of(directory, path, option)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     except OSError as err:
-        raise BadInput(f"-o {path}: cannot write there ({err.strerror})") from None
+        raise BadInput(f"{option} {path}: cannot write there ({err.strerror})") from None
     try:
+        os.fchmod(fd, stat.S_IMODE(mode) if mode is not None else 0o666 & ~current_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise BadInput(f"{option} {path}: cannot write there ({err.strerror})") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def render_text(renderables: Iterable[RenderableType], colour: bool) -> str:
-    """Renders rich renderables (markup strings, tables) to text."""
+def _check_directory_of(directory: Path, path: Path, option: str) -> None:
+    if directory.is_dir():
+        return
+    why = "does not exist" if not directory.exists() else "is not a directory"
+    raise BadInput(f"{option} {path}: {directory} {why}")
+
+
+def output_directory(path: Path, option: str = "-o") -> Path:
+    """Makes sure the directory a command writes its files into exists
+    (creating it and its parents), or says in one line why it cannot."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise BadInput(f"{option} {path}: is a file, not a directory") from None
+    except OSError as err:
+        raise BadInput(f"{option} {path}: cannot create the directory ({err.strerror})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise BadInput(f"{option} {path}: cannot write in the directory (permission denied)")
+    return path
+
+
+def current_umask() -> int:
+    """This process's umask, read without changing it where the kernel tells
+    it (/proc/self/status, Linux 4.7+); os.umask can only be read by setting it."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def render_text(renderables: Iterable[RenderableType], width: int | None = None, colour: bool = False) -> str:
+    """Renders rich renderables (strings, Text, tables) to text: fitted to
+    width on a terminal (long lines and tables' last columns folded at
+    spaces), whole lines for a file or a pipe (width None)."""
     from rich.console import Console
     from rich.text import Text
 
     buffer = io.StringIO()
     console = Console(
         file=buffer,
-        width=Console().width if colour else TEXT_WIDTH,
+        width=width or TEXT_WIDTH,
         force_terminal=colour,
         color_system="standard" if colour else None,
         highlight=False,
@@ -74,17 +125,28 @@ def render_text(renderables: Iterable[RenderableType], colour: bool) -> str:
         soft_wrap=False,
     )
     for item in renderables:
-        if not colour and (isinstance(item, Text) or (isinstance(item, str) and _fits(item))):
+        if isinstance(item, Columns):
+            item = item.text(width)
+        if isinstance(item, str):
+            item = Text(item)
+        if not isinstance(item, Text):
+            console.print(item)  # a rich grid wraps its own cells
+        elif width is None or item.no_wrap:
             # what rich would print, without its per-line layout work (most of a long report's time)
-            buffer.write((item.plain if isinstance(item, Text) else item) + "\n")
+            _write_text(buffer, console, item, colour)
         else:
-            console.print(item, soft_wrap=isinstance(item, Text))  # report lines never wrap
+            for line in item.split("\n"):
+                for piece in wrap_line(line, width):
+                    _write_text(buffer, console, piece, colour)
     # rich pads table cells to the full width; trailing blanks only hurt diffs.
     return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
 
 
-def _fits(line: str) -> bool:
-    return len(line) <= TEXT_WIDTH and "\n" not in line
+def _write_text(buffer: io.StringIO, console: Console, text: Text, colour: bool) -> None:
+    if colour:
+        console.print(text, soft_wrap=True)
+    else:
+        buffer.write(text.plain + "\n")
 
 
 def emit(fmt: str, document: dict, render: Renderer, output: Path | None) -> None:
@@ -92,9 +154,20 @@ def emit(fmt: str, document: dict, render: Renderer, output: Path | None) -> Non
     if fmt == "json":
         text = json.dumps(document, indent=2) + "\n"
     else:
-        colour = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        text = render_text(render(document), colour)
+        width = terminal_width() if output is None else None
+        colour = width is not None and "NO_COLOR" not in os.environ
+        text = render_text(render(document), width, colour)
     deliver(text, output)
+
+
+def terminal_width() -> int | None:
+    """The width of the terminal stdout is, or None for a file or a pipe."""
+    if not sys.stdout.isatty():
+        return None
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    return shutil.get_terminal_size().columns
 
 
 def deliver(text: str, output: Path | None) -> None:
@@ -103,6 +176,12 @@ def deliver(text: str, output: Path | None) -> None:
         sys.stdout.write(text)
     else:
         write_atomically(output, text)
+
+
+def warn(message: str) -> None:
+    """One `portkit: warning: ...` line on stderr: something the user should
+    know that does not stop the command (the exit code says whether it failed)."""
+    print(f"portkit: warning: {message}", file=sys.stderr)
 
 
 def styled(text: str, style: str) -> Text:
@@ -124,25 +203,10 @@ def fields(rows: Iterable[tuple[str, RenderableType]]) -> Table:
     return grid
 
 
-def columns(header: list[str], rows: list[list[Cell]], right: Iterable[int] = ()) -> Text:
-    """An aligned table as one Text: a bold header row, columns four spaces
-    apart, the `right` columns right-justified. Much cheaper than rich's
-    Table for reports with hundreds of rows, and never wraps a cell."""
-    from rich.text import Text
-
-    right = set(right)
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    out = Text()
-    for n, row in enumerate([header, *rows]):
-        for i, cell in enumerate(row):
-            pad = " " * (widths[i] - len(str(cell)))
-            piece = cell if isinstance(cell, Text) else Text(cell, style="bold" if n == 0 else "")
-            out.append_text(Text(pad) + piece if i in right else piece + Text(pad))
-            if i < len(row) - 1:
-                out.append("    ")
-        if n < len(rows):
-            out.append("\n")
-    return out
+def columns(header: list[str], rows: list[list[Cell]], right: Iterable[int] = (), wrap: int | None = None) -> Columns:
+    """An aligned table (core.fit.Columns); on a narrow terminal the `wrap`
+    column, a long reason or message, is folded under itself."""
+    return Columns(header, rows, frozenset(right), wrap)
 
 
 def words(items: Iterable[str]) -> str:

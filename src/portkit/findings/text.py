@@ -50,7 +50,8 @@ def _quote(line: str, finding: Finding, source: SourceFile) -> list[Text]:
 
     where = finding.location
     gutter = f"{where.line:>5} | "
-    quoted = [Text(gutter + _printable(line.expandtabs(TAB_WIDTH)))]
+    # Source and caret lines are never folded: the caret must stay under its column.
+    quoted = [Text(gutter + _printable(line.expandtabs(TAB_WIDTH)), no_wrap=True)]
     if where.column:
         start = source.char_index(line, where.column)
         # The width on screen of what precedes the column, tabs expanded
@@ -61,7 +62,9 @@ def _quote(line: str, finding: Finding, source: SourceFile) -> list[Text]:
             end = source.char_index(line, where.end_column)
             width = max(1, cell_len(_printable(line[:end].expandtabs(TAB_WIDTH))) - indent)
         marks = "^" + "~" * (width - 1)
-        quoted.append(Text.assemble(" " * (len(gutter) - 2) + "| " + " " * indent, styled(marks, "bold green")))
+        caret = Text.assemble(" " * (len(gutter) - 2) + "| " + " " * indent, styled(marks, "bold green"))
+        caret.no_wrap = True
+        quoted.append(caret)
     return quoted
 
 
