@@ -16,13 +16,18 @@ from typing import Literal, NoReturn
 from portkit.core.errors import BadInput
 
 Runs = Literal["agent", "host"]
+# The commands with runs_on="agent", for the refusal of the others (a test
+# checks this against the parsers: only the command asked for is imported).
+AGENT_COMMANDS = "cpu, vdso, crc32c, rt run, rt sysinfo and audit kconfig"
 
 
 class Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as one line (exit 2), not a usage dump."""
 
     def error(self, message: str) -> NoReturn:
-        raise BadInput(f"{self.prog}: {message} (see --help)")
+        # "portkit: error: scan: ...": the command once, after portkit's own prefix
+        command = self.prog.removeprefix("portkit").strip()
+        raise BadInput(f"{command + ': ' if command else ''}{message} (see --help)")
 
 
 def add_command(
@@ -48,6 +53,9 @@ def add_command(
         group.add_argument(
             "-o", "--output", type=Path, metavar="FILE", help="write to FILE atomically instead of stdout"
         )
+    group.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress line on stderr (shown only on a terminal)"
+    )
     if runs_on == "agent":
         _add_target_options(parser)
     else:
@@ -111,8 +119,8 @@ class _HostOnly(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         raise BadInput(
-            f"{parser.prog}: {'/'.join(self.option_strings)}: this command runs on this host, "
-            "not on a target (--target, --agent and --timeout are for cpu, vdso, crc32c and audit kconfig)"
+            f"{parser.prog.removeprefix('portkit ')}: {'/'.join(self.option_strings)}: this command runs on "
+            f"this host, not on a target (--target, --agent and --timeout are for {AGENT_COMMANDS})"
         )
 
 

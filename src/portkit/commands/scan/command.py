@@ -10,9 +10,7 @@ AArch64). Rules: `portkit scan --list-rules`, docs/rules.md."""
 from __future__ import annotations
 
 import argparse
-import os
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from portkit.commands.scan.engine import ScanJob, Scanned, scan_unit
@@ -21,6 +19,8 @@ from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, reso
 from portkit.commands.scan.rules import RULES
 from portkit.core.command import add_command
 from portkit.core.errors import BadInput
+from portkit.core.output import warn
+from portkit.core.progress import StatusLine
 from portkit.core.workers import Failed
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
 from portkit.cparse.parse import parse_in_workers
@@ -76,14 +76,12 @@ def run(args: argparse.Namespace) -> int:
     pair = probe_pair(source, target, args.sysroot)
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
     work = _jobs(found, pair, active, args.sysroot, problems)
-    progress = Progress(len(work), [str(j.path) for j in work]) if sys.stderr.isatty() else None
-    outcomes = parse_in_workers(scan_unit, work, jobs(args), parse_timeout(args), progress)
-    if progress is not None:
-        progress.clear()
+    with StatusLine(quiet=args.quiet) as status:
+        outcomes = parse_in_workers(scan_unit, work, jobs(args), parse_timeout(args), _files_done(status, work))
     findings, scanned = _gather(work, outcomes, problems)
     problems[:] = dict.fromkeys(problems)  # a header's error, met through every unit that includes it, once
     for line in problems:
-        print(f"portkit: warning: {line}", file=sys.stderr)
+        warn(line)
     if scanned == 0:
         raise BadInput(f"scan: no input could be scanned ({len(problems)} problems, the first above)")
     extra = {
@@ -146,19 +144,13 @@ def _model_json(abi) -> dict:
     return {"name": abi.name, "triple": abi.triple, "data_model": abi.data_model}
 
 
-class Progress:
-    """`scan: 12/340 files  src/net/socket.c` on the terminal, rewritten in place."""
+def _files_done(status: StatusLine, work: Sequence[ScanJob]) -> Callable[[int], None]:
+    """`scan: 12/340 files  src/net/socket.c` on the status line as each file ends."""
+    count = 0
 
-    def __init__(self, total: int, names: list[str]) -> None:
-        self.total, self.names, self.count = total, names, 0
+    def done(index: int) -> None:
+        nonlocal count
+        count += 1
+        status.show(f"scan: {count}/{len(work)} files  {work[index].path}", now=count == len(work))
 
-    def __call__(self, index: int) -> None:
-        self.count += 1
-        line = f"scan: {self.count}/{self.total} files  {self.names[index]}"
-        width = os.get_terminal_size(sys.stderr.fileno()).columns - 1
-        sys.stderr.write("\r" + line[:width].ljust(width))
-        sys.stderr.flush()
-
-    def clear(self) -> None:
-        width = os.get_terminal_size(sys.stderr.fileno()).columns - 1
-        sys.stderr.write("\r" + " " * width + "\r")
+    return done
