@@ -42,7 +42,9 @@ def fake_agent(tmp_path: Path, script: str) -> Path:
 def test_top_level_help_shows_an_example_and_every_command() -> None:
     proc = portkit("--help")
     assert proc.returncode == 0
-    assert "example: portkit" in proc.stdout
+    assert "examples:\n  portkit " in proc.stdout
+    # the exit codes, in the help as well as the README
+    assert re.search(r"^exit status:\n  0 .*\n  1 .*\n  2 .*\n  3 ", proc.stdout, flags=re.M)
     listed = re.findall(r"^    ([a-z0-9]+)  ", proc.stdout, flags=re.M)  # the commands, one a line
     assert listed == COMMANDS
 
@@ -123,7 +125,8 @@ def test_agent_usage_error_is_relayed_as_exit_2(tmp_path: Path) -> None:
     agent = fake_agent(tmp_path, "echo 'portkit-target vdso: --calls: expected 1..1000000000' >&2; exit 2")
     proc = portkit("vdso", "bench", "--agent", str(agent))
     assert proc.returncode == 2
-    assert proc.stderr.strip() == "portkit: error: portkit-target vdso: --calls: expected 1..1000000000"
+    # the agent is portkit's own part: its name stays out of the user's error
+    assert proc.stderr.strip() == "portkit: error: --calls: expected 1..1000000000"
 
 
 DOCUMENT = """echo '{"schema":"portkit.crc32c/1","agent":{}}'"""
@@ -133,7 +136,7 @@ def test_a_document_after_an_accepted_exit_code_is_kept(tmp_path: Path, capsys: 
     agent = fake_agent(tmp_path, f"{DOCUMENT}; echo 'portkit-target crc32c: f: No such file' >&2; exit 2")
     result = parse_target("local", agent).run(AgentCall(("crc32c",), "portkit.crc32c/1", document_exits=frozenset({2})))
     assert result.exit_code == 2 and result.document["schema"] == "portkit.crc32c/1"
-    assert capsys.readouterr().err == "portkit-target crc32c: f: No such file\n"
+    assert capsys.readouterr().err == "portkit: error: f: No such file\n"
 
 
 def test_an_accepted_exit_code_without_a_document_is_still_an_error(tmp_path: Path) -> None:
@@ -198,7 +201,7 @@ def test_output_to_a_fifo_writes_into_it_and_keeps_it(tmp_path: Path) -> None:
 def test_output_into_a_missing_directory_is_bad_input(tmp_path: Path) -> None:
     proc = portkit("cpu", "-o", str(tmp_path / "no" / "such" / "dir" / "x.txt"))
     assert proc.returncode == 2
-    assert "cannot write there" in proc.stderr
+    assert proc.stderr == f"portkit: error: -o {tmp_path}/no/such/dir/x.txt: {tmp_path}/no/such/dir does not exist\n"
 
 
 def test_has_with_an_unknown_feature_is_bad_input() -> None:
@@ -274,7 +277,7 @@ def test_every_agent_run_has_a_time_limit(argv: list[str], monkeypatch: pytest.M
 def test_a_host_command_refuses_target_options(option: list[str]) -> None:
     proc = portkit("layout", "examples/legacy32/include/seed.h", *option)
     assert proc.returncode == 2
-    assert proc.stderr.startswith("portkit: error: portkit layout: ")
+    assert proc.stderr.startswith("portkit: error: layout: ")
     assert "runs on this host" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
@@ -324,3 +327,41 @@ while true; do i=$((i+1)); echo "{\\"progress\\": {\\"loops\\": $i}}" >&2; sleep
     running.finish()
     result = running.wait()
     assert result.document["stopped"] == "interrupted"
+
+
+def test_an_unknown_emulated_cpu_is_a_bad_target_with_qemus_reason() -> None:
+    if not (Path("build") / "aarch64-linux-gnu" / "portkit-target").exists():
+        pytest.skip("no aarch64 agent (make cross)")
+    proc = portkit("cpu", "--target", "qemu-aarch64:foo")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("portkit: error: --target qemu-aarch64:foo: qemu-aarch64: unable to find CPU model")
+    assert "-cpu help" in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+def test_the_target_options_refusal_names_every_command_that_has_them() -> None:
+    """AGENT_COMMANDS is written out (only the command asked for is imported);
+    here it is checked against every command's real parser."""
+    import argparse
+
+    from portkit.cli import build_parser
+    from portkit.core.command import AGENT_COMMANDS
+
+    def with_target(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
+        found = []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found += with_target(sub, [*words, name])
+            elif "--target" in action.option_strings and action.help != argparse.SUPPRESS:
+                found.append(" ".join(words))
+        return found
+
+    named = AGENT_COMMANDS.replace(" and ", ", ").split(", ")
+    assert sorted(with_target(build_parser([]), [])) == sorted(named)
+
+
+@pytest.mark.parametrize("argv", [["--bogus"], ["scan", "--bogus"], ["rt"], ["audit", "nope"], ["vdso", "--calls"]])
+def test_usage_errors_name_portkit_once(argv: list[str]) -> None:
+    proc = portkit(*argv)
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+    assert proc.stderr.startswith("portkit: error: ") and "portkit" not in proc.stderr.removeprefix("portkit: error: ")

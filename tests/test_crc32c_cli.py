@@ -155,8 +155,8 @@ def test_missing_file_and_directory_are_one_line_each_and_the_rest_goes_on(
     assert proc.stdout == expected_lines([files["one"], files["vector"]])
     errors = proc.stderr.splitlines()
     assert len(errors) == 2
-    assert errors[0].endswith(f"crc32c: {missing}: No such file or directory")
-    assert errors[1].endswith(f"crc32c: {tmp_path}: Is a directory")
+    assert errors[0].endswith(f": {missing}: No such file or directory")
+    assert errors[1].endswith(f": {tmp_path}: Is a directory")
 
 
 def test_json_lists_the_unreadable_files(sums: list[str], files: dict[str, Path], tmp_path: Path) -> None:
@@ -215,9 +215,9 @@ def test_check_malformed_and_unreadable_lines_exit_2(sums: list[str], files: dic
     proc = sh(sums, "--check", str(listing), expect=2)
     assert proc.stdout == f"{files['one']}: OK\n{tmp_path / 'gone'}: FAILED open or read\n"
     errors = proc.stderr.splitlines()
-    assert errors[0].endswith(f"crc32c: {listing}:2: improperly formatted CRC32C line")
-    assert errors[1].endswith(f"crc32c: {listing}:3: improperly formatted CRC32C line")
-    assert errors[2].endswith(f"crc32c: {tmp_path / 'gone'}: No such file or directory")
+    assert errors[0].endswith(f": {listing}:2: improperly formatted CRC32C line")
+    assert errors[1].endswith(f": {listing}:3: improperly formatted CRC32C line")
+    assert errors[2].endswith(f": {tmp_path / 'gone'}: No such file or directory")
     document = json.loads(sh(sums, json_flag(sums), "--check", str(listing), expect=2).stdout)
     assert document["check"]["malformed"] == 2 and document["check"]["unreadable"] == 1
     assert [e["line"] for e in document["errors"]] == [2, 3, None]
@@ -232,8 +232,8 @@ def test_check_reports_every_entry_and_exits_2(sums: list[str], files: dict[str,
     assert proc.stdout == f"{gone}: FAILED open or read\n{good}: OK\n{bad}: FAILED\n"
     errors = proc.stderr.splitlines()
     assert len(errors) == 3
-    assert errors[0].endswith(f"crc32c: {gone}: No such file or directory")
-    assert errors[1].endswith(f"crc32c: {listing}:3: improperly formatted CRC32C line")
+    assert errors[0].endswith(f": {gone}: No such file or directory")
+    assert errors[1].endswith(f": {listing}:3: improperly formatted CRC32C line")
     assert errors[2].endswith("crc32c: WARNING: 1 computed checksum did NOT match")
     document = json.loads(sh(sums, json_flag(sums), "--check", str(listing), expect=2).stdout)
     assert document["check"] == {"list": str(listing), "ok": 1, "failed": 1, "unreadable": 1, "malformed": 1}

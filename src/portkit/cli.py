@@ -8,6 +8,7 @@ Each command package under portkit/commands/ has `command.py` with
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import os
 import sys
@@ -24,6 +25,20 @@ COMMANDS = {
     name: f"portkit.commands.{name}.command" for name in ("cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit")
 }
 
+EPILOG = """\
+examples:
+  portkit scan examples/legacy32/            64-bit portability defects in C
+  portkit vdso bench --target qemu-aarch64   the vDSO of an emulated AArch64 target
+  portkit COMMAND --help                     each command's options and examples
+
+exit status:
+  0    success: nothing failed, no finding at or above --fail-on
+  1    a check failed, or findings at or above --fail-on
+  2    bad usage or bad input (one line on stderr names it and why)
+  3    this environment cannot do it (a missing tool, permission, a target
+       that cannot be reached; the line says how to fix it)
+  130  interrupted (Ctrl-C); what was measured so far is kept"""
+
 
 def build_parser(argv: Sequence[str] | None = None) -> Parser:
     """The parser with the command argv names, or every command when argv
@@ -31,7 +46,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     parser = Parser(
         prog="portkit",
         description="Move embedded Linux software to 64-bit and real-time targets, and prove the result.",
-        epilog="example: portkit vdso bench --target qemu-aarch64",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"portkit {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=Parser)

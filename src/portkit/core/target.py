@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -36,6 +37,7 @@ from portkit.core.arches import Arch, find_arch, known_names
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
 
 AGENT = "portkit-target"
+AGENT_PREFIX = re.compile(r"^portkit-target(?: [a-z0-9-]+)*: ")  # how the agent starts its stderr lines
 REMOTE_PID = "portkit-target pid "  # the first stderr line of an agent started through ssh
 SSH_FAILED = 255  # ssh's own exit status: no connection, no login
 NOT_FOUND = 127  # the shell's exit status for a command it cannot find
@@ -129,7 +131,7 @@ class Target:
         _stop(running.proc)
 
     def _result(self, returncode: int, stdout: str, stderr: str, call: AgentCall) -> AgentResult:
-        message = _last_line(stderr)
+        message = agent_message(_last_line(stderr))
         if returncode < 0:
             name = signal.Signals(-returncode).name
             raise EnvironmentProblem(f"the agent {self.agent} on {self.spec} was killed by {name}")
@@ -141,8 +143,12 @@ class Target:
             raise BadInput(message or f"the agent on {self.spec} rejected its arguments")
         if not has_document:
             raise EnvironmentProblem(message or f"the agent on {self.spec} failed (exit {returncode})")
-        if stderr.strip():
-            sys.stderr.write(stderr)  # warnings and errors the agent chose to tell
+        # Warnings and errors the agent chose to tell, in portkit's own words:
+        # errors when its exit says some input failed, warnings otherwise.
+        kind = "warning" if returncode in (Exit.OK, Exit.FINDINGS) else "error"
+        for line in stderr.splitlines():
+            if line.strip():
+                print(f"portkit: {kind}: {agent_message(line)}", file=sys.stderr)
         try:
             document = json.loads(stdout)
         except json.JSONDecodeError as err:
@@ -213,6 +219,19 @@ class Running:
     def stop(self) -> None:
         """Ends it at once, with nothing kept."""
         self.target.kill(self)
+
+
+@dataclass(frozen=True)
+class QemuTarget(Target):
+    """A cross-built agent under qemu-user. qemu refuses a CPU it does not
+    know before the agent starts, in its own words: that is a bad --target."""
+
+    def _result(self, returncode: int, stdout: str, stderr: str, call: AgentCall) -> AgentResult:
+        refusal = next((line for line in stderr.splitlines() if "unable to find CPU model" in line), None)
+        if refusal is not None and not stdout.strip():
+            emulator = Path(self.command[0]).name
+            raise BadInput(f"--target {self.spec}: {refusal}", hint=f"`{emulator} -cpu help` lists the CPUs it knows")
+        return super()._result(returncode, stdout, stderr, call)
 
 
 @dataclass(frozen=True)
@@ -315,6 +334,12 @@ def agent_string(value: str) -> str:
         return value
 
 
+def agent_message(line: str) -> str:
+    """An agent's stderr line without its `portkit-target CMD: ` prefix: the
+    user ran portkit, and the agent is portkit's own part."""
+    return AGENT_PREFIX.sub("", line, count=1)
+
+
 def _last_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else ""
@@ -343,7 +368,7 @@ def parse_target(spec: str, agent: Path | None = None) -> Target:
         if emulator is None:
             raise EnvironmentProblem(f"--target {spec}: {arch.qemu} is not installed", hint="apt-get install qemu-user")
         path = agent or cross_agent(arch)
-        return Target(spec, (emulator, *(("-cpu", cpu) if cpu else ()), str(path)), path)
+        return QemuTarget(spec, (emulator, *(("-cpu", cpu) if cpu else ()), str(path)), path)
     if spec.startswith("ssh:"):
         return ssh_target(spec, agent)
     raise BadInput(f"--target {spec}: expected 'local', 'qemu-ARCH', 'qemu-ARCH:CPU' or 'ssh:[USER@]HOST[:PORT]'")
