@@ -275,7 +275,7 @@ def test_every_agent_run_has_a_time_limit(argv: list[str], monkeypatch: pytest.M
 
 @pytest.mark.parametrize("option", [["--target", "qemu-arm"], ["--agent", "x"], ["--timeout", "5"], ["--target"]])
 def test_a_host_command_refuses_target_options(option: list[str]) -> None:
-    proc = portkit("layout", "examples/legacy32/include/seed.h", *option)
+    proc = portkit("layout", "examples/legacy32/include/long_records.h", *option)
     assert proc.returncode == 2
     assert proc.stderr.startswith("portkit: error: layout: ")
     assert "runs on this host" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -1,5 +1,5 @@
 """`portkit vdso [list|verify|bench]`: is there a vDSO, does it agree with the
-kernel, and what does it save? (seed: aarch64-compat-vdso-pitfall: 32-bit apps
+kernel, and what does it save? (the compat-vDSO field report: 32-bit apps
 on an arm64 kernel built without CROSS_COMPILE_COMPAT silently lose it and
 every gettimeofday becomes a system call.)"""
 
