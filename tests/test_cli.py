@@ -284,10 +284,10 @@ def test_a_host_command_refuses_target_options(option: list[str]) -> None:
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["vdso", "list", "--calls", "5"], "portkit vdso list: --calls is a bench option"),
-        (["vdso", "--iterations", "5"], "portkit vdso list: --iterations is a verify option"),
-        (["vdso", "bench", "--require"], "portkit vdso bench: --require is a list option"),
-        (["vdso", "verify", "--dump", "x"], "portkit vdso verify: --dump is a list option"),
+        (["vdso", "list", "--calls", "5"], "portkit: error: vdso list: --calls is a bench option"),
+        (["vdso", "--iterations", "5"], "portkit: error: vdso list: --iterations is a verify option"),
+        (["vdso", "bench", "--require"], "portkit: error: vdso bench: --require is a list option"),
+        (["vdso", "verify", "--dump", "x"], "portkit: error: vdso verify: --dump is a list option"),
         (["vdso", "--image", "a", "--dump", "b"], "--image and --dump cannot be combined"),
         (["vdso", "bench", "--calls", "0"], "argument --calls: 0 is not from 1 to 100000000"),
         (["vdso", "bench", "--calls", "2e3"], "argument --calls: '2e3' is not a whole number"),
