@@ -1,7 +1,7 @@
 """`portkit layout` against pahole (dwarves) on the same headers.
 
 Both start from the same header set and end with every record's layout, for
-one ABI (aarch64-linux-gnu) and for the seed's pair (arm-linux-gnueabihf and
+one ABI (aarch64-linux-gnu) and for the field report's pair (arm-linux-gnueabihf and
 aarch64-linux-gnu): portkit parses the headers with libclang, once per ABI,
 in one run; pahole reads the DWARF of an object that the target's gcc -g
 compiled from them (timed with and without that compile), once per ABI. The
@@ -9,7 +9,7 @@ two agree on every record's size for both ABIs before anything is timed.
 Rounds alternate; medians and ratios go to docs/benchmarks.md.
 
 The scaling case lays out generated headers of 1000 to 8000 records for the
-seed's pair, beside gcc + pahole on the same headers: portkit's time per record
+field report's pair, beside gcc + pahole on the same headers: portkit's time per record
 must stay flat as the count grows (it was quadratic in places once).
 
     python bench/layout_bench.py [--rounds 9] [--write docs/benchmarks.md]

@@ -1,6 +1,6 @@
 """vDSO benchmark, side by side: `portkit-target vdso bench` against an
 independent reference, the field report's experiment written the plain way
-(bench/vdso/seed_loop.c: a loop of gettimeofday() via libc, then via the raw
+(bench/vdso/gettimeofday_loop.c: a loop of gettimeofday() via libc, then via the raw
 system call, timed from outside). Both run on the same agent architecture,
 alternating, repeated; medians and ratios go to docs/benchmarks.md.
 
@@ -38,8 +38,8 @@ SETUPS = (
 
 
 def build_reference(setup: Setup, out_dir: Path) -> Path:
-    out = out_dir / f"seed_loop-{setup.compiler}"
-    source = ROOT / "bench/vdso/seed_loop.c"
+    out = out_dir / f"gettimeofday_loop-{setup.compiler}"
+    source = ROOT / "bench/vdso/gettimeofday_loop.c"
     subprocess.run([setup.compiler, "-O2", "-static", "-o", str(out), str(source)], check=True)
     return out
 

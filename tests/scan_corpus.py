@@ -196,10 +196,10 @@ def load(path: Path) -> Fixture:
     )
 
 
-def fixtures(*, seed: bool = True) -> list[Fixture]:
-    """Every fixture in the corpus, in a stable order; seed=False leaves out seed/."""
+def fixtures(*, field_report: bool = True) -> list[Fixture]:
+    """Every fixture in the corpus, in a stable order; field_report=False leaves out ivi-report/."""
     paths = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".c", ".cpp") and p.is_file())
-    return [load(p) for p in paths if seed or p.parent.name != "seed"]
+    return [load(p) for p in paths if field_report or p.parent.name != "ivi-report"]
 
 
 # ------------------------------------------------------------------ building and running

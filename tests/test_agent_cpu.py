@@ -332,7 +332,7 @@ def test_aarch64_cpus_differ_exactly_by_their_hwcap_bits(aarch64_docs: dict[str,
     lost = decode("aarch64-linux-gnu", small1 & ~big1, small2 & ~big2)
     assert gained and set(big["features"]) - set(small["features"]) == gained
     assert set(small["features"]) - set(big["features"]) == lost
-    # The seed's question, answered: a Cortex-A53 (Raspberry Pi 3) has CRC32.
+    # The FreeBSD ARMv8 CRC32C review's question, answered: a Cortex-A53 (Raspberry Pi 3) has CRC32.
     assert {"crc32", "pmull", "aes"} <= set(small["features"])
     assert {"atomics", "sha3", "sve"} <= set(small["absent"]) & set(big["features"])
 

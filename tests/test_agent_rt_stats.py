@@ -92,7 +92,7 @@ def check_against_numpy(doc: dict, samples: np.ndarray, bucket_ns: int, buckets:
 
 
 @pytest.mark.parametrize(
-    ("n", "bucket_ns", "buckets", "seed"),
+    ("n", "bucket_ns", "buckets", "random_seed"),
     [
         (12345, 1000, 100000, 1),  # the defaults: 1 us buckets up to 100 ms
         (1000, 1000, 100000, 2),  # q*n exact: p99.9 is x(999), not x(1000)
@@ -101,8 +101,8 @@ def check_against_numpy(doc: dict, samples: np.ndarray, bucket_ns: int, buckets:
         (20001, 250, 4000, 5),
     ],
 )
-def test_stats_match_numpy(stats_tool: Path, n: int, bucket_ns: int, buckets: int, seed: int) -> None:
-    rng = np.random.default_rng(seed)
+def test_stats_match_numpy(stats_tool: Path, n: int, bucket_ns: int, buckets: int, random_seed: int) -> None:
+    rng = np.random.default_rng(random_seed)
     # Latency-like: a few microseconds, a long tail, a rare spike far out.
     samples = (rng.lognormal(mean=8.5, sigma=0.6, size=n)).astype(np.int64)
     if n > 10:

@@ -90,7 +90,7 @@ def symbol_versions(doc: dict) -> set[tuple[str, str | None]]:
 
 def test_host_list_json_has_the_x86_64_vdso(host_agent):
     doc = run_json([host_agent, "vdso"])
-    assert doc["schema"] == "portkit.vdso/1"
+    assert doc["schema"] == "portkit.vdso/2"
     assert doc["source"] == "live" and doc["present"] is True and doc["compat"] is False
     assert doc["soname"] == "linux-vdso.so.1"
     assert (doc["elf_class"], doc["byte_order"], doc["machine"], doc["e_machine"]) == (64, "little", "x86_64", 62)
@@ -128,7 +128,7 @@ def test_host_dump_is_what_readelf_reads(host_agent, tmp_path):
 
 def test_host_verify_passes(host_agent):
     doc = run_json([host_agent, "vdso", "verify", *FEW], check_exit=0)
-    assert doc["schema"] == "portkit.vdso-verify/1"
+    assert doc["schema"] == "portkit.vdso-verify/2"
     assert doc["ok"] is True and doc["present"] is True and doc["iterations"] == 2000
     assert {c["status"] for c in doc["checks"]} <= STATUSES - {"fail"}
     by_key = {(c["function"], c["clock"]): c for c in doc["checks"]}
@@ -157,7 +157,7 @@ def test_host_verify_text_and_one_clock(host_agent):
 
 def test_host_bench_json_is_sane(host_agent):
     doc = run_json([host_agent, "vdso", "bench", *QUICK_BENCH])
-    assert doc["schema"] == "portkit.vdso-bench/1"
+    assert doc["schema"] == "portkit.vdso-bench/2"
     assert (doc["calls"], doc["repeat"], doc["present"]) == (20000, 3, True)
     names = [f["name"] for f in doc["functions"]]
     assert names == ["gettimeofday", "clock_gettime"]
@@ -170,16 +170,17 @@ def test_host_bench_json_is_sane(host_agent):
         assert fn["speedup"] == pytest.approx(fn["syscall"]["ns_per_call"] / fn["vdso"]["ns_per_call"])
     gtod = doc["functions"][0]
     assert gtod["vdso"]["symbol"] == "__vdso_gettimeofday"
-    seed = doc["seed"]
-    assert seed["vdso_total_us"] == pytest.approx(gtod["vdso"]["ns_per_call"] * 20000 / 1000)
-    assert seed["syscall_total_us"] > seed["vdso_total_us"]
-    assert seed["ratio"] == pytest.approx(gtod["speedup"])
+    loop = doc["gettimeofday_loop"]
+    assert loop["calls"] == 20000
+    assert loop["vdso_total_us"] == pytest.approx(gtod["vdso"]["ns_per_call"] * 20000 / 1000)
+    assert loop["syscall_total_us"] > loop["vdso_total_us"]
+    assert loop["ratio"] == pytest.approx(gtod["speedup"])
 
 
 def test_host_bench_text(host_agent):
     out = run([host_agent, "vdso", "bench", "--calls", "10000", "--repeat", "1"]).stdout
     assert "gettimeofday" in out and "clock_gettime(MONOTONIC)" in out
-    assert "the field report's loop, 10000 gettimeofday calls" in out
+    assert "10000 gettimeofday calls (the compat-vDSO field report's loop has 500000): " in out
     assert "us with the vDSO" in out
 
 
@@ -231,13 +232,13 @@ def test_qemu_list_says_there_is_no_vdso(cross_agent, triple):
     out = run(agent, "vdso", check_exit=0).stdout
     assert NO_VDSO in out
     assert "qemu-user" in out and "vdso=0" in out
-    assert "500000 calls take" in out
+    assert "500000 calls, as in the compat-vDSO field report, take" in out
     doc = run_json(agent, "vdso")
     assert doc["present"] is False and doc["symbols"] == [] and doc["soname"] is None
     report = doc["no_vdso"]
     assert report["message"] == NO_VDSO
-    assert report["syscall_ns_per_call"] > 0 and report["seed_calls"] == 500000
-    assert report["seed_syscall_total_us"] == pytest.approx(report["syscall_ns_per_call"] * 500)
+    assert report["syscall_ns_per_call"] > 0 and report["gettimeofday_loop"]["calls"] == 500000
+    assert report["gettimeofday_loop"]["syscall_total_us"] == pytest.approx(report["syscall_ns_per_call"] * 500)
     assert report["hints"]
 
 
@@ -248,13 +249,20 @@ def test_qemu_require_fails(cross_agent, triple):
 
 
 @pytest.mark.parametrize("triple", QEMU_TRIPLES)
-def test_qemu_verify_fails_for_want_of_a_vdso(cross_agent, triple):
-    doc = run_json(cross_agent(triple), "vdso", "verify", check_exit=1)
+def test_qemu_verify_has_nothing_to_verify(cross_agent, triple):
+    """No vDSO is no disagreement with the kernel (exit 1): verify cannot run at all (exit 3)."""
+    nothing = "this process has no vDSO, so there is nothing to verify"
+    proc = run([*cross_agent(triple), "vdso", "verify", "--json"], check_exit=3)
+    doc = json.loads(proc.stdout)
     assert doc["ok"] is False and doc["present"] is False
-    assert [(c["function"], c["status"], c["detail"]) for c in doc["checks"]] == [("vdso", "fail", NO_VDSO)]
+    checks = [(c["function"], c["status"], c["syscall"], c["detail"]) for c in doc["checks"]]
+    assert checks == [("vdso", "absent", None, nothing)]
+    assert doc["summary"] == {"pass": 0, "fail": 0, "unsupported": 0, "absent": 1}
     assert doc["no_vdso"]["hints"]
-    out = run(cross_agent(triple), "vdso", "verify", check_exit=1).stdout
-    assert NO_VDSO in out and "result: 0 pass, 1 fail" in out
+    assert proc.stderr == f"portkit-target vdso: {nothing}\n"
+    proc = run(cross_agent(triple), "vdso", "verify", check_exit=3)
+    assert NO_VDSO in proc.stdout and "result: 0 pass, 0 fail, 0 unsupported, 1 absent" in proc.stdout
+    assert proc.stderr == f"portkit-target vdso: {nothing}\n"
 
 
 @pytest.mark.parametrize("triple", QEMU_TRIPLES)
@@ -264,7 +272,7 @@ def test_qemu_bench_has_an_empty_vdso_column(cross_agent, triple):
     for fn in doc["functions"]:
         assert fn["vdso"] is None and fn["speedup"] is None and fn["libc_uses_vdso"] is False
         assert fn["syscall"]["ns_per_call"] > 0 and len(fn["syscall"]["repeats_ns"]) == 3
-    assert doc["seed"]["vdso_total_us"] is None and doc["seed"]["syscall_total_us"] > 0
+    assert doc["gettimeofday_loop"]["vdso_total_us"] is None and doc["gettimeofday_loop"]["syscall_total_us"] > 0
     out = run(agent, "vdso", "bench", "--calls", "2000", "--repeat", "1").stdout
     assert "there is no vDSO, so the vDSO column is empty" in out
 
@@ -343,7 +351,7 @@ def test_damaged_images_never_crash(host_agent, image):
     assert len(proc.stderr.splitlines()) <= 1
     if proc.returncode == 0:
         doc = json.loads(proc.stdout)
-        assert doc["schema"] == "portkit.vdso/1" and doc["present"] is True
+        assert doc["schema"] == "portkit.vdso/2" and doc["present"] is True
     else:
         assert proc.stdout == ""
         one_error_line(proc, str(path))
@@ -415,11 +423,11 @@ def test_host_dump_failure_names_its_step_and_leaves_no_temporary_file(host_agen
     taken.mkdir()
     proc = run([host_agent, "vdso", "--dump", str(taken)], check_exit=2)
     assert proc.stdout == ""
-    assert proc.stderr == f"portkit-target vdso: {taken}: cannot rename its temporary file over it: Is a directory\n"
+    assert proc.stderr == f"portkit-target vdso: --dump {taken}: is a directory (give a file name)\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
     nowhere = tmp_path / "missing" / "vdso.so"
     proc = run([host_agent, "vdso", "--dump", str(nowhere)], check_exit=2)
-    one_error_line(proc, f"{nowhere}: cannot create a temporary file beside it: No such file or directory")
+    one_error_line(proc, f"--dump {nowhere}: cannot create a temporary file beside it: No such file or directory")
 
 
 def test_kernel_rejected_clock_says_so(host_agent):

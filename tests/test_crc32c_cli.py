@@ -17,7 +17,8 @@ import google_crc32c
 import pytest
 
 import crc32c as peer
-from conftest import BUILD, run
+from conftest import BUILD, ROOT, run
+from terminal import run_on_terminal
 
 SCHEMA = "portkit.crc32c/1"
 SCHEMA_BENCH = "portkit.crc32c-bench/1"
@@ -195,7 +196,8 @@ def test_check_tampered_list_fails_with_exit_1(sums: list[str], files: dict[str,
     proc = sh(sums, "--check", str(listing), expect=1)
     verdicts = [line.rsplit(": ", 1)[1] for line in proc.stdout.splitlines()]
     assert verdicts == ["OK", "FAILED"] + ["OK"] * (len(files) - 2)
-    assert "1 computed checksum did NOT match" in proc.stderr
+    assert proc.stderr.endswith(f"{listing}: 1 of {len(files)} computed checksums did not match\n")
+    assert "WARNING" not in proc.stderr and "portkit crc32c" not in proc.stderr
     document = json.loads(sh(sums, json_flag(sums), "--check", str(listing), expect=1).stdout)
     assert document["check"] == {
         "list": str(listing),
@@ -215,9 +217,9 @@ def test_check_malformed_and_unreadable_lines_exit_2(sums: list[str], files: dic
     proc = sh(sums, "--check", str(listing), expect=2)
     assert proc.stdout == f"{files['one']}: OK\n{tmp_path / 'gone'}: FAILED open or read\n"
     errors = proc.stderr.splitlines()
-    assert errors[0].endswith(f": {listing}:2: improperly formatted CRC32C line")
-    assert errors[1].endswith(f": {listing}:3: improperly formatted CRC32C line")
-    assert errors[2].endswith(f": {tmp_path / 'gone'}: No such file or directory")
+    assert len(errors) == 2
+    assert errors[0].endswith(f": {tmp_path / 'gone'}: No such file or directory")
+    assert errors[1].endswith(f": {listing}: 2 lines are improperly formatted (lines 2 and 3)")
     document = json.loads(sh(sums, json_flag(sums), "--check", str(listing), expect=2).stdout)
     assert document["check"]["malformed"] == 2 and document["check"]["unreadable"] == 1
     assert [e["line"] for e in document["errors"]] == [2, 3, None]
@@ -233,8 +235,8 @@ def test_check_reports_every_entry_and_exits_2(sums: list[str], files: dict[str,
     errors = proc.stderr.splitlines()
     assert len(errors) == 3
     assert errors[0].endswith(f": {gone}: No such file or directory")
-    assert errors[1].endswith(f": {listing}:3: improperly formatted CRC32C line")
-    assert errors[2].endswith("crc32c: WARNING: 1 computed checksum did NOT match")
+    assert errors[1].endswith(f": {listing}: 1 line is improperly formatted (line 3)")
+    assert errors[2].endswith(f": {listing}: 1 of 2 computed checksums did not match")
     document = json.loads(sh(sums, json_flag(sums), "--check", str(listing), expect=2).stdout)
     assert document["check"] == {"list": str(listing), "ok": 1, "failed": 1, "unreadable": 1, "malformed": 1}
     assert [(f["path"], f["ok"]) for f in document["files"]] == [(str(good), True), (str(bad), False)]
@@ -270,6 +272,48 @@ def test_check_list_without_any_entry_is_bad_input(sums: list[str], tmp_path: Pa
     listing.write_text("")
     proc = sh(sums, "--check", str(listing), expect=2)
     assert proc.stderr.strip().endswith("no properly formatted CRC32C lines found")
+
+
+def test_check_a_file_that_is_no_list_is_one_line(sums: list[str]) -> None:
+    """README.md given to --check by mistake: one line saying so, not one per line of it."""
+    proc = sh(sums, "--check", "README.md", expect=2, cwd=ROOT)
+    assert proc.stdout == ""
+    assert proc.stderr.splitlines()[0].endswith(": README.md: no properly formatted CRC32C lines found")
+    assert len(proc.stderr.splitlines()) == 1
+    document = json.loads(sh(sums, json_flag(sums), "--check", "README.md", expect=2, cwd=ROOT).stdout)
+    lines = len((ROOT / "README.md").read_text().splitlines())
+    blank = sum(not line.strip() for line in (ROOT / "README.md").read_text().splitlines())
+    assert document["check"]["malformed"] == lines - blank  # each line is still in the document
+    assert document["errors"][-1] == {
+        "path": "README.md",
+        "line": None,
+        "message": "no properly formatted CRC32C lines found",
+    }
+
+
+def test_many_malformed_lines_are_counted_in_one_line(sums: list[str], files: dict[str, Path], tmp_path: Path) -> None:
+    listing = tmp_path / "mostly-junk.crc"
+    listing.write_text(expected_lines([files["vector"]]) + "junk\n" * 100)
+    proc = sh(sums, "--check", str(listing), expect=2)
+    assert proc.stdout == f"{files['vector']}: OK\n"
+    assert len(proc.stderr.splitlines()) == 1
+    assert proc.stderr.endswith(f": {listing}: 100 lines are improperly formatted (lines 2, 3, 4 and 97 more)\n")
+
+
+def test_a_line_holding_a_nul_byte_is_malformed_and_the_rest_is_checked(
+    sums: list[str], files: dict[str, Path], tmp_path: Path
+) -> None:
+    """No file name holds a NUL byte: the line names no file (not the name cut at the NUL)."""
+    vector = files["vector"]
+    listing = tmp_path / "nul.crc"
+    listing.write_bytes(f"e3069283  {vector}\0tail\ne3069283  {vector}\n".encode())
+    proc = sh(sums, "--check", str(listing), expect=2)
+    assert proc.stdout == f"{vector}: OK\n"
+    assert len(proc.stderr.splitlines()) == 1
+    assert proc.stderr.rstrip().endswith(f"{listing}: 1 line is improperly formatted (line 1)")
+    document = json.loads(sh(sums, json_flag(sums), "--check", str(listing), expect=2).stdout)
+    assert document["check"] == {"list": str(listing), "ok": 1, "failed": 0, "unreadable": 0, "malformed": 1}
+    assert document["errors"] == [{"path": str(listing), "line": 1, "message": "improperly formatted CRC32C line"}]
 
 
 def test_check_list_itself_missing(sums: list[str], tmp_path: Path) -> None:
@@ -337,6 +381,38 @@ def test_host_bench_local(host_agent: Path) -> None:
     _check_bench(json.loads(sh(HOST, *args, expect=0).stdout), [64])
 
 
+def test_host_bench_under_qemu_says_its_timings_are_emulated(cross_agent: Callable, host_agent: Path) -> None:
+    """Like rt run: an emulator's timings say nothing about a board, in the text and in the JSON."""
+    agent = cross_agent("aarch64-linux-gnu")[-1]
+    args = ["--bench", "--sizes", "64", "--seconds", "0.01"]
+    emulated = [*args, "--target", "qemu-aarch64", "--agent", agent]
+    out = sh(HOST, *emulated, expect=0).stdout
+    assert "EMULATED by qemu-user: these timings mean nothing about a board" in out.splitlines()[1]
+    assert json.loads(sh(HOST, *emulated, "--format=json", expect=0).stdout)["emulated"] is True
+    local = [*args, "--agent", str(host_agent)]
+    assert "EMULATED" not in sh(HOST, *local, expect=0).stdout
+    assert json.loads(sh(HOST, *local, "--format=json", expect=0).stdout)["emulated"] is False
+
+
+def test_host_bench_fits_80_columns_with_many_sizes(host_agent: Path) -> None:
+    """Every size and every figure is shown whole: no column cut to an ellipsis."""
+    sizes = "64,128,256,512,1k,2k,4k,8k,16k,32k,64k"
+    screen = run_on_terminal(["crc32c", "--bench", "--sizes", sizes, "--seconds", "0.01", "--agent", str(host_agent)])
+    assert screen.returncode == 0, screen.raw
+    assert all(len(line) <= 80 for line in screen.lines), screen.lines
+    assert "…" not in screen.raw
+    text = " ".join(screen.lines)
+    for label in ("64 B", "512 B", "1 KiB", "32 KiB", "64 KiB"):
+        assert f" {label} " in f"{text} "
+    assert "time per call" in text
+
+
+def test_host_output_to_a_directory_is_one_line(tmp_path: Path, files: dict[str, Path]) -> None:
+    proc = sh(HOST, "-o", str(tmp_path), str(files["vector"]), expect=2)
+    assert proc.stderr == f"portkit: error: -o {tmp_path}: is a directory (give a file name)\n"
+    assert proc.stdout == ""
+
+
 # ---------------------------------------------------------------- usage
 
 
@@ -366,6 +442,18 @@ def test_agent_bad_usage_is_one_line_exit_2(host_agent: Path, args: list[str]) -
 def test_host_bad_usage_is_one_line_exit_2(args: list[str]) -> None:
     proc = sh(HOST, *args, expect=2)
     assert len(proc.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (["--bench", "x"], "crc32c: --bench takes no files and no --check"),
+        (["--check", "a", "b"], "crc32c: --check LIST takes no other files"),
+        (["--sizes", "64", "f"], "crc32c: --sizes is a --bench option"),
+    ],
+)
+def test_host_errors_name_the_command_once(args: list[str], line: str) -> None:
+    assert sh(HOST, *args, expect=2).stderr == f"portkit: error: {line}\n"
 
 
 def test_help_has_an_example(host_agent: Path) -> None:

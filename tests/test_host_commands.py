@@ -74,8 +74,8 @@ def test_no_vdso_under_qemu_is_said_plainly(cross_agent) -> None:
     assert "No vDSO: every gettimeofday is a system call" in out
     assert "ns per gettimeofday system call" in out
     portkit("vdso", "--require", "--target", "qemu-aarch64", "--agent", agent("aarch64-linux-gnu"), expect=1)
-    out = portkit("vdso", "verify", "--target", "qemu-arm", "--agent", agent("arm-linux-gnueabihf"), expect=1)
-    assert "vDSO check FAILED" in out
+    out = portkit("vdso", "verify", "--target", "qemu-arm", "--agent", agent("arm-linux-gnueabihf"), expect=3)
+    assert "no vDSO, so nothing was verified" in out
     assert "CROSS_COMPILE_COMPAT" in out or "qemu-user" in out
 
 

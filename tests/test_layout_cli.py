@@ -1,4 +1,4 @@
-"""`portkit layout` from the command line: the seed's figures, the Y2038
+"""`portkit layout` from the command line: the field report's figures, the Y2038
 variant, the type table, exit codes and one-line errors for bad input."""
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ def size(document: dict, record: str, abi: str) -> int:
     return rec["layouts"][abi]["size"]
 
 
-def test_the_seeds_figures_aarch32_vs_aarch64(capsys) -> None:
-    code, doc = layout_json(capsys, str(LEGACY / "seed.h"))
+def test_the_field_reports_figures_aarch32_vs_aarch64(capsys) -> None:
+    code, doc = layout_json(capsys, str(LEGACY / "long_records.h"))
     assert code == 0
     assert [a["triple"] for a in doc["abis"]] == ["arm-linux-gnueabihf", "aarch64-linux-gnu"]
     assert (size(doc, "struct bar", "arm"), size(doc, "struct bar", "aarch64")) == (16, 32)
@@ -45,7 +45,7 @@ def test_the_seeds_figures_aarch32_vs_aarch64(capsys) -> None:
 
 
 def test_text_output_side_by_side(capsys) -> None:
-    assert main(["layout", str(LEGACY / "seed.h")]) == 0
+    assert main(["layout", str(LEGACY / "long_records.h")]) == 0
     out = capsys.readouterr().out
     assert "arm: 16 bytes, align 4  aarch64: 32 bytes, align 8" in out
     assert "why: j: long is 4 -> 8 bytes" in out
@@ -83,7 +83,7 @@ def test_i686_long_long_alignment_reason(capsys) -> None:
     assert (header["layouts"]["i686"]["size"], header["layouts"]["arm"]["size"]) == (28, 32)
 
 
-def test_types_table_is_the_seeds_table(capsys) -> None:
+def test_types_table_is_the_field_reports_table(capsys) -> None:
     code, doc = layout_json(capsys, "--types", "--abi", "armhf", "--abi", "aarch64", "--abi", "mingw64")
     assert code == 0
     rows = {r["type"]: r for r in doc["types"]}
@@ -167,13 +167,13 @@ def test_unknown_abi_no_input_bad_sysroot(capsys) -> None:
     assert main(["layout", "x.h", "--abi", "vax"]) == 2
     assert "unknown ABI" in capsys.readouterr().err
     assert main(["layout"]) == 2
-    assert main(["layout", str(LEGACY / "seed.h"), "--sysroot", "/nonexistent"]) == 2
+    assert main(["layout", str(LEGACY / "long_records.h"), "--sysroot", "/nonexistent"]) == 2
     assert "--sysroot /nonexistent: not a directory" in capsys.readouterr().err
 
 
 def test_output_file_is_written(tmp_path: Path, capsys) -> None:
     out = tmp_path / "layout.json"
-    assert main(["layout", str(LEGACY / "seed.h"), "--format", "json", "-o", str(out)]) == 0
+    assert main(["layout", str(LEGACY / "long_records.h"), "--format", "json", "-o", str(out)]) == 0
     assert json.loads(out.read_text())["schema"] == "portkit.layout/1"
     assert capsys.readouterr().out == ""
 
@@ -276,7 +276,7 @@ def test_a_header_gets_the_flags_of_its_nearest_source(tmp_path: Path, capsys) -
 def test_a_bad_compile_database_is_one_line(tmp_path: Path, content: str | None, message: str) -> None:
     if content is not None:
         (tmp_path / "compile_commands.json").write_text(content)
-    header = LEGACY / "seed.h"
+    header = LEGACY / "long_records.h"
     proc = portkit("layout", str(header), "-p", str(tmp_path))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
 
@@ -285,7 +285,7 @@ def test_a_file_that_crashes_the_parser_is_one_error_and_the_rest_is_reported(tm
     """2.5 million terms overflow even the parse workers' deep stack: that file is lost, not the run."""
     crash = tmp_path / "deeper.c"
     crash.write_text("int x = " + "+".join(["1"] * 2_500_000) + ";\n")
-    proc = portkit("layout", "--abi", "aarch64", str(crash), str(LEGACY / "seed.h"))
+    proc = portkit("layout", "--abi", "aarch64", str(crash), str(LEGACY / "long_records.h"))
     assert proc.returncode == 2
     assert proc.stderr == f"portkit: error: {crash}: the parser was killed by SIGSEGV (aarch64)\n"
     assert "struct bar" in proc.stdout and "long_union_t" in proc.stdout
@@ -302,7 +302,7 @@ def test_a_deeply_nested_expression_parses(tmp_path: Path, capsys) -> None:
 def test_a_parse_past_its_time_limit_is_one_error(tmp_path: Path) -> None:
     slow = tmp_path / "slow.c"
     slow.write_text("int x = " + "+".join(["1"] * 500_000) + ";\n")
-    proc = portkit("layout", "--parse-timeout", "0.05", str(slow), str(LEGACY / "seed.h"))
+    proc = portkit("layout", "--parse-timeout", "0.05", str(slow), str(LEGACY / "long_records.h"))
     assert proc.returncode == 2
     assert f"{slow}: the parser did not finish within 0.05 s (arm, aarch64)" in proc.stderr
 
@@ -351,13 +351,13 @@ C_TOKENS = st.sampled_from(
 )
 
 
-SEED_TEXT = "".join(p.read_text() for p in sorted(LEGACY.glob("*.h")))
+LEGACY_HEADERS = "".join(p.read_text() for p in sorted(LEGACY.glob("*.h")))
 
 
 @st.composite
 def mutated_header(draw) -> list[str]:
     """A real legacy32 header with slices cut out or replaced by C tokens."""
-    text = SEED_TEXT
+    text = LEGACY_HEADERS
     for _ in range(draw(st.integers(1, 6))):
         i = draw(st.integers(0, len(text)))
         j = draw(st.integers(i, min(len(text), i + 40)))
@@ -409,8 +409,8 @@ def assert_one_line_or_a_report(header: Path, text: str) -> None:
         ("powerpc64le", "powerpc64le-linux-gnu", "qemu-ppc64le", 32, 16),
     ],
 )
-def test_seed_program_prints_what_portkit_reports(tmp_path: Path, capsys, abi, triple, qemu, bar, union) -> None:
-    """The seed's own experiment: examples/legacy32/src/main.c built for each target, run under qemu-user."""
+def test_the_legacy_program_prints_what_portkit_reports(tmp_path: Path, capsys, abi, triple, qemu, bar, union) -> None:
+    """The field report's own experiment: examples/legacy32/src/main.c built for each target, run under qemu-user."""
     exe = tmp_path / "legacy32"
     subprocess.run(
         [f"{triple}-gcc", "-static", "-O1", str(ROOT / "examples/legacy32/src/main.c"), "-o", str(exe)], check=True
@@ -418,7 +418,7 @@ def test_seed_program_prints_what_portkit_reports(tmp_path: Path, capsys, abi, t
     printed = subprocess.run([qemu, str(exe)], capture_output=True, text=True, check=True).stdout
     assert f"sizeof ( struct bar ) = {bar}\n" in printed
     assert f"sizeof (long_union_t ) = {union}\n" in printed
-    _, doc = layout_json(capsys, str(LEGACY / "seed.h"), "--abi", abi, "--all")
+    _, doc = layout_json(capsys, str(LEGACY / "long_records.h"), "--abi", abi, "--all")
     assert (size(doc, "struct bar", abi), size(doc, "long_union_t", abi)) == (bar, union)
 
 

@@ -1,4 +1,4 @@
-"""`portkit scan` end to end: the seed's code, the interface (text, JSON,
+"""`portkit scan` end to end: the IVI porting field report's code, the interface (text, JSON,
 SARIF, exit codes, compile databases, baselines), the rules page, and hostile
 input (one warning line per bad file, never a traceback)."""
 
@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT, validate_sarif
 
 # The field report's incorrect code (section 2), as a translation unit.
-SEED_INCORRECT = """#include <stdio.h>
+REPORT_INCORRECT = """#include <stdio.h>
 #define N 16
 int a[N];
 int *p;
@@ -29,7 +29,7 @@ void difference(void *p, void *q)
     printf("num = %d\\n", q - p);
 }
 """
-SEED_CORRECT = """#include <stdio.h>
+REPORT_CORRECT = """#include <stdio.h>
 #include <stdint.h>
 #define N 16
 int a[N];
@@ -63,9 +63,9 @@ def found(document: dict) -> list[tuple[int, str]]:
     return [(f["location"]["line"], f["rule"]) for f in document["findings"]]
 
 
-def test_the_seeds_incorrect_code(tmp_path: Path) -> None:
-    source = tmp_path / "seed.c"
-    source.write_text(SEED_INCORRECT)
+def test_the_field_reports_incorrect_code(tmp_path: Path) -> None:
+    source = tmp_path / "report.c"
+    source.write_text(REPORT_INCORRECT)
     code, document = scan_json(source)
     assert code == 1
     assert found(document) == [(8, "PK101"), (9, "PK102"), (13, "PK201")]
@@ -74,24 +74,24 @@ def test_the_seeds_incorrect_code(tmp_path: Path) -> None:
     assert "'int'" in message and "ILP32 (arm)" in message and "LP64 (aarch64)" in message
 
 
-def test_the_seeds_correct_code_is_quiet(tmp_path: Path) -> None:
-    source = tmp_path / "seed.c"
-    source.write_text(SEED_CORRECT)
+def test_the_field_reports_correct_code_is_quiet(tmp_path: Path) -> None:
+    source = tmp_path / "report.c"
+    source.write_text(REPORT_CORRECT)
     code, document = scan_json(source)
     assert (code, document["findings"]) == (0, [])
 
 
 def test_text_shows_the_line_the_caret_and_the_fix(tmp_path: Path) -> None:
-    (tmp_path / "seed.c").write_text(SEED_INCORRECT)
-    out = scan("seed.c", cwd=tmp_path).stdout
-    assert "seed.c:8:12: error [PK101] pointer 'int *'" in out
+    (tmp_path / "report.c").write_text(REPORT_INCORRECT)
+    out = scan("report.c", cwd=tmp_path).stdout
+    assert "report.c:8:12: error [PK101] pointer 'int *'" in out
     assert "    8 |     addr = (int) a;" in out
     assert "fix: Keep addresses in intptr_t or uintptr_t" in out
 
 
 def test_sarif_is_valid(tmp_path: Path) -> None:
-    (tmp_path / "seed.c").write_text(SEED_INCORRECT)
-    proc = scan("seed.c", "--format", "sarif", cwd=tmp_path)
+    (tmp_path / "report.c").write_text(REPORT_INCORRECT)
+    proc = scan("report.c", "--format", "sarif", cwd=tmp_path)
     document = json.loads(proc.stdout)
     validate_sarif(document)
     results = document["runs"][0]["results"]
@@ -112,9 +112,9 @@ def test_llp64_keeps_long_and_pointer_apart(tmp_path: Path) -> None:
     ("source_abi", "target_abi"), [("powerpc", "powerpc64le"), ("mips", "riscv64"), ("arm", "s390x")]
 )
 def test_the_newer_abis_as_either_end(tmp_path: Path, source_abi: str, target_abi: str) -> None:
-    """Big-endian 32-bit PowerPC and MIPS to the 64-bit ABIs: the same seed findings, named by their ABIs."""
-    source = tmp_path / "seed.c"
-    source.write_text(SEED_INCORRECT)
+    """Big-endian 32-bit PowerPC and MIPS to the 64-bit ABIs: the field report's findings, named by their ABIs."""
+    source = tmp_path / "report.c"
+    source.write_text(REPORT_INCORRECT)
     code, document = scan_json(source, "--from", source_abi, "--to", target_abi)
     assert code == 1
     assert found(document) == [(8, "PK101"), (9, "PK102"), (13, "PK201")]
@@ -122,8 +122,8 @@ def test_the_newer_abis_as_either_end(tmp_path: Path, source_abi: str, target_ab
 
 
 def test_fail_on_select_ignore_and_suppression(tmp_path: Path) -> None:
-    source = tmp_path / "seed.c"
-    source.write_text(SEED_INCORRECT.replace("p = (int *) addr;", "p = (int *) addr; /* portkit: ignore PK102 */"))
+    source = tmp_path / "report.c"
+    source.write_text(REPORT_INCORRECT.replace("p = (int *) addr;", "p = (int *) addr; /* portkit: ignore PK102 */"))
     _, document = scan_json(source)
     assert [r for _, r in found(document)] == ["PK101", "PK201"] and document["suppressed"] == 1
     assert scan(source, "--fail-on", "never").returncode == 0
@@ -133,11 +133,11 @@ def test_fail_on_select_ignore_and_suppression(tmp_path: Path) -> None:
 
 
 def test_a_baseline_shows_only_what_is_new(tmp_path: Path) -> None:
-    source = tmp_path / "seed.c"
-    source.write_text(SEED_INCORRECT)
+    source = tmp_path / "report.c"
+    source.write_text(REPORT_INCORRECT)
     baseline = tmp_path / "known.json"
     baseline.write_text(scan(source, "--format", "json").stdout)
-    source.write_text("/* a line more */\n" + SEED_INCORRECT + "long g(void *v) { return (int) v; }\n")
+    source.write_text("/* a line more */\n" + REPORT_INCORRECT + "long g(void *v) { return (int) v; }\n")
     _, document = scan_json(source, "--baseline", baseline)
     assert found(document) == [(16, "PK101")] and document["baselined"] == 3
 

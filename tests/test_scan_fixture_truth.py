@@ -8,7 +8,7 @@ cross compilers and qemu-user and without portkit itself:
   carries `want` labels (the defects show), and the same when it has none (the
   idioms are right);
 - the corpus is well-formed: known rule ids only, each rule with positive and
-  negative cases, at least 60 files besides seed/.
+  negative cases, at least 60 files besides ivi-report/.
 
 The labels and helpers are in scan_corpus.py, which the test of `portkit scan`
 shares.
@@ -62,8 +62,8 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], 
 
 def test_corpus_has_every_family_and_enough_files() -> None:
     names = {fx.family for fx in FIXTURES}
-    assert names == {*corpus.FAMILIES.values(), "seed"}
-    assert len(corpus.fixtures(seed=False)) >= 60
+    assert names == {*corpus.FAMILIES.values(), "ivi-report"}
+    assert len(corpus.fixtures(field_report=False)) >= 60
     assert len(RUNNABLE) >= 30
     assert any(fx.cxx for fx in FIXTURES)
 
@@ -98,9 +98,9 @@ def test_a_line_is_never_both_wanted_and_ok_for_one_rule() -> None:
 
 
 def test_file_names_say_whether_a_fixture_has_defects() -> None:
-    """ok_*.c holds only correct code; every other file (seed/correct.c aside) has a defect."""
+    """ok_*.c holds only correct code; every other file (ivi-report/correct.c aside) has a defect."""
     for fx in FIXTURES:
-        if fx.path.name.startswith("ok_") or fx.name == "seed/correct.c":
+        if fx.path.name.startswith("ok_") or fx.name == "ivi-report/correct.c":
             assert not fx.want, fx.name
         else:
             assert fx.want, fx.name
@@ -108,7 +108,7 @@ def test_file_names_say_whether_a_fixture_has_defects() -> None:
 
 def test_each_file_exercises_its_own_family() -> None:
     """A fixture sits in the folder of the family it is about (rule PKnxx in 'n-...')."""
-    for fx in corpus.fixtures(seed=False):
+    for fx in corpus.fixtures(field_report=False):
         rules = {rule for table in (fx.want, fx.ok) for rules in table.values() for rule in rules}
         assert any(corpus.FAMILIES[rule[2]] == fx.family for rule in rules), fx.name
 
@@ -134,9 +134,9 @@ def test_labels_are_read_from_comments_only() -> None:
     assert ok == {3: {"PK302"}, 4: {"PK601"}}
 
 
-def test_the_seed_pair() -> None:
+def test_the_field_report_pair() -> None:
     by_name = {fx.name: fx for fx in FIXTURES}
-    incorrect, correct = by_name["seed/incorrect.c"], by_name["seed/correct.c"]
+    incorrect, correct = by_name["ivi-report/incorrect.c"], by_name["ivi-report/correct.c"]
     assert incorrect.runnable and correct.runnable
     assert {"PK101", "PK102", "PK201", "PK302", "PK401", "PK402", "PK403", "PK501", "PK502"} <= {
         rule for rules in incorrect.want.values() for rule in rules

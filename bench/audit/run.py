@@ -110,10 +110,10 @@ def main() -> None:
     print(f"| executable stack | {rules['PKR602']} | {loop['execstack']} | {execstack} | |")
     print(f"| lazy binding (partial RELRO) | {rules['PKR604']} | {loop['lazy']} | | |")
     print(f"\nportkit's findings by rule: {dict(sorted(rules.items()))}; problems: {len(document['problems'])}")
-    seed(image, portkit)
+    plant_lib64_defect(image, portkit)
 
 
-def seed(image: Path, portkit: list[str]) -> None:
+def plant_lib64_defect(image: Path, portkit: list[str]) -> None:
     """The field report's defect planted into a copy: an arm64 library installed
     to /lib64 and a program that needs it. Who notices?"""
     planted = image.with_name(image.name + "-lib64")
@@ -126,16 +126,16 @@ def seed(image: Path, portkit: list[str]) -> None:
         subprocess.run([cc, "-shared", "-fPIC", "-Wl,-soname,libfoo.so.1", "-o", str(build / "libfoo.so"),
                         str(data / "lib.c")], check=True)  # fmt: skip
         subprocess.run(["cp", str(build / "libfoo.so"), str(planted / "lib64/libfoo.so.1")], check=True)
-        subprocess.run([cc, "-o", str(planted / "usr/bin/seed-app"), str(data / "calls_lib.c"), f"-L{build}", "-lfoo"],
+        subprocess.run([cc, "-o", str(planted / "usr/bin/lib64-app"), str(data / "calls_lib.c"), f"-L{build}", "-lfoo"],
                        check=True)  # fmt: skip
     document = json.loads(subprocess.run([*portkit, str(planted)], capture_output=True, text=True).stdout)
     found = [f"{f['rule']} {f['location']['path']}" for f in document["findings"] if f["rule"] in ("PKR201", "PKR305")]
     loop = subprocess.run(["bash", str(HERE / "readelf_loop.sh"), str(planted)], capture_output=True, text=True).stdout
-    tree = subprocess.run([PYTHON, "/usr/bin/lddtree", "-R", str(planted), "/usr/bin/seed-app"],
+    tree = subprocess.run([PYTHON, "/usr/bin/lddtree", "-R", str(planted), "/usr/bin/lib64-app"],
                           capture_output=True, text=True).stdout  # fmt: skip
-    print("\nThe field report's defect (an arm64 libfoo.so.1 in /lib64, usr/bin/seed-app needing it):\n")
+    print("\nThe field report's defect (an arm64 libfoo.so.1 in /lib64, usr/bin/lib64-app needing it):\n")
     print(f"- portkit: {'; '.join(found)}")
-    print(f"- readelf loop: {[line for line in loop.splitlines() if 'seed-app' in line or 'lib64' in line]}")
+    print(f"- readelf loop: {[line for line in loop.splitlines() if 'lib64-app' in line or 'lib64' in line]}")
     print(f"- lddtree: {' '.join(tree.split())}")
 
 

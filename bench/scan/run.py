@@ -433,7 +433,7 @@ class Score:
     pairs: int = 0  # labelled (line, rule) pairs (portkit: rule-exact)
     pairs_found: int = 0
     false_lines: int = 0  # lines with a diagnostic that is no labelled line's
-    false_ok: int = 0  # of which in the correct files (ok_*, seed/correct.c)
+    false_ok: int = 0  # of which in the correct files (ok_*, ivi-report/correct.c)
     not_run: int = 0  # fixtures the tool cannot take (splint: C++)
     failed: list[str] = field(default_factory=list)  # fixtures it stopped on
     families: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
@@ -441,7 +441,7 @@ class Score:
 
 
 def correct_file(fx: corpus.Fixture) -> bool:
-    return fx.path.name.startswith("ok_") or fx.name == "seed/correct.c"
+    return fx.path.name.startswith("ok_") or fx.name == "ivi-report/correct.c"
 
 
 def score_fixture(score: Score, fx: corpus.Fixture, hits: dict[int, set[str]] | None, false: set[int]) -> None:
@@ -919,7 +919,7 @@ def corpus_section(
     return [
         f"**Corpus.** {len(fixtures)} fixtures ({len(cxx)} C++, {sum(1 for fx in fixtures if fx.models[1] == 'LLP64')} "
         f"LLP64 scanned for MinGW), {portkit.labelled} labelled lines carrying {portkit.pairs} (line, rule) labels; "
-        f"{len(correct)} correct files (ok_\\*, seed/correct.c) with no label.",
+        f"{len(correct)} correct files (ok_\\*, ivi-report/correct.c) with no label.",
         "",
         *rows,
         "",

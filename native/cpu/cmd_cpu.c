@@ -1,6 +1,6 @@
 /* `portkit-target cpu`: the optional instructions this CPU and kernel offer,
  * answering "there is currently no simple way to check in userland"
- * (seed freebsd-armv8-crc32c). Text by default, --json for the host,
+ * (the FreeBSD ARMv8 CRC32C review). Text by default, --json for the host,
  * --has for scripts: `portkit-target cpu --has crc32,pmull && ...`. */
 #include <stdio.h>
 #include <string.h>

@@ -8,11 +8,19 @@
  *                       expected ("0x" + 8 hex digits), ok (bool) and list_line (the line
  *                       of LIST that named the file)
  *   errors[]            {path, line (the line of LIST for --check, else null), message}
- *                       for unreadable files and malformed --check lines; an unreadable
- *                       file named by LIST also has list_line
+ *                       for unreadable files and malformed --check lines (a NUL byte makes
+ *                       a line malformed: no file name holds one), and for a LIST without
+ *                       any well-formed line; an unreadable file named by LIST also has
+ *                       list_line
  *   The verdicts of --check in LIST's order are files[] and the errors[] with a
  *   list_line, ordered by list_line.
- *   check               null, or for --check {list, ok, failed, unreadable, malformed} (counts) */
+ *   check               null, or for --check {list, ok, failed, unreadable, malformed} (counts)
+ *
+ * stderr has one line per unreadable file; malformed lines are summed up in
+ * one line at the end ("LIST: 3 lines are improperly formatted (lines 2, 5
+ * and 9)", or "LIST: no properly formatted CRC32C lines found" when no line
+ * is), and so are mismatches ("LIST: 1 of 3 computed checksums did not
+ * match"), as sha256sum -c does. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -76,6 +84,7 @@ typedef struct report {
     size_t errors_len;
     pk_json je;
     unsigned ok, failed, unreadable, malformed;
+    long malformed_lines[3]; /* the first malformed lines of LIST, for the summary */
 } report;
 
 #define NO_ERRORS_BUFFER "cannot hold the errors[] of the JSON document"
@@ -100,14 +109,11 @@ static int report_begin(report *r, const pk_crc32c_options *opt)
     return PK_EXIT_OK;
 }
 
-/* line: of LIST, when the error is that line; list_line: of LIST, when the
- * error is about the file that line names (0: neither). */
-static void report_error(report *r, const char *path, long line, long list_line, const char *message)
+/* An item of errors[] (JSON only). line: of LIST, when the error is that
+ * line; list_line: of LIST, when the error is about the file that line names
+ * (0: neither). */
+static void record_error(report *r, const char *path, long line, long list_line, const char *message)
 {
-    if (line > 0)
-        pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "%s:%ld: %s", path, line, message);
-    else
-        pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "%s: %s", path, message);
     if (!r->opt->json)
         return;
     pk_json_begin_object(&r->je);
@@ -120,6 +126,13 @@ static void report_error(report *r, const char *path, long line, long list_line,
     if (list_line > 0)
         pk_json_kv_int(&r->je, "list_line", list_line);
     pk_json_end_object(&r->je);
+}
+
+/* An error of a file: its line on stderr, and its item of errors[]. */
+static void report_error(report *r, const char *path, long list_line, const char *message)
+{
+    pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "%s: %s", path, message);
+    record_error(r, path, 0, list_line, message);
 }
 
 /* expected and list_line: with --check, the CRC and the line of LIST that named the file. */
@@ -205,7 +218,7 @@ int pk_crc32c_sum_files(const pk_crc32c_options *opt, int count, char **paths)
             report_file(&r, paths[i], crc, bytes, NULL, 0);
         } else {
             r.unreadable++;
-            report_error(&r, paths[i], 0, 0, strerror(errno));
+            report_error(&r, paths[i], 0, strerror(errno));
         }
     }
     status = report_end(&r);
@@ -214,11 +227,13 @@ int pk_crc32c_sum_files(const pk_crc32c_options *opt, int count, char **paths)
     return r.unreadable ? PK_EXIT_USAGE : PK_EXIT_OK;
 }
 
-/* A line of a list: 8 hex digits, then two spaces (or a space and '*', the
- * binary-mode mark of sha256sum), then the name to the end of the line. */
-static bool parse_line(char *line, uint32_t *crc, char **name)
+/* A line of a list, n bytes: 8 hex digits, then two spaces (or a space and
+ * '*', the binary-mode mark of sha256sum), then the name to the end of the
+ * line. A NUL byte makes it malformed: no file name holds one. */
+static bool parse_line(char *line, size_t n, uint32_t *crc, char **name)
 {
-    size_t n = strlen(line);
+    if (memchr(line, '\0', n))
+        return false;
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
         line[--n] = '\0';
     if (n < 11 || line[8] != ' ' || (line[9] != ' ' && line[9] != '*'))
@@ -242,6 +257,33 @@ static bool parse_line(char *line, uint32_t *crc, char **name)
     return true;
 }
 
+/* How messages name LIST: "-" is standard input, as in sha256sum. */
+static const char *list_name(const pk_crc32c_options *opt)
+{
+    return strcmp(opt->check, "-") ? opt->check : "standard input";
+}
+
+/* One line for every malformed line of LIST (each is in errors[] too). */
+static void report_malformed(const report *r, bool nothing_else)
+{
+    const char *list = list_name(r->opt);
+    if (nothing_else) {
+        pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "%s: no properly formatted CRC32C lines found", list);
+        return;
+    }
+    unsigned shown = r->malformed < 3 ? r->malformed : 3;
+    char lines[96] = "";
+    size_t at = 0;
+    for (unsigned i = 0; i < shown; i++) {
+        const char *sep = i == 0 ? "" : i + 1 < shown || r->malformed > shown ? ", " : " and ";
+        at += (size_t)snprintf(lines + at, sizeof lines - at, "%s%ld", sep, r->malformed_lines[i]);
+    }
+    if (r->malformed > shown)
+        snprintf(lines + at, sizeof lines - at, " and %u more", r->malformed - shown);
+    pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "%s: %u line%s improperly formatted (line%s %s)", list, r->malformed,
+            r->malformed == 1 ? " is" : "s are", r->malformed == 1 ? "" : "s", lines);
+}
+
 int pk_crc32c_check_list(const pk_crc32c_options *opt)
 {
     bool is_stdin = !strcmp(opt->check, "-");
@@ -259,19 +301,22 @@ int pk_crc32c_check_list(const pk_crc32c_options *opt)
     size_t cap = 0;
     long number = 0;
     int read_error = 0;
-    while (getline(&line, &cap, list) != -1) {
+    ssize_t length;
+    while ((length = getline(&line, &cap, list)) != -1) {
         number++;
-        if (line[strspn(line, "\r\n")] == '\0')
+        if (strspn(line, "\r\n") == (size_t)length)
             continue; /* blank lines are not entries */
         uint32_t expected, crc;
         uint64_t bytes;
         char *name;
-        if (!parse_line(line, &expected, &name)) {
+        if (!parse_line(line, (size_t)length, &expected, &name)) {
+            if (r.malformed < 3)
+                r.malformed_lines[r.malformed] = number;
             r.malformed++;
-            report_error(&r, opt->check, number, 0, "improperly formatted CRC32C line");
+            record_error(&r, opt->check, number, 0, "improperly formatted CRC32C line");
         } else if (!crc_file(name, &crc, &bytes)) {
             r.unreadable++;
-            report_error(&r, name, 0, number, strerror(errno));
+            report_error(&r, name, number, strerror(errno));
             if (!opt->json)
                 printf("%s: FAILED open or read\n", name);
         } else {
@@ -286,17 +331,23 @@ int pk_crc32c_check_list(const pk_crc32c_options *opt)
         fclose(list);
     if (read_error) {
         r.unreadable++;
-        report_error(&r, opt->check, 0, 0, strerror(read_error));
-    } else if (r.ok + r.failed + r.unreadable == 0 && r.malformed == 0) {
-        r.malformed++;
-        report_error(&r, opt->check, 0, 0, "no properly formatted CRC32C lines found");
+        report_error(&r, opt->check, 0, strerror(read_error));
+        if (r.malformed)
+            report_malformed(&r, false);
+    } else if (r.ok + r.failed + r.unreadable == 0) {
+        if (r.malformed == 0)
+            r.malformed++; /* an empty list is a malformed one */
+        record_error(&r, opt->check, 0, 0, "no properly formatted CRC32C lines found");
+        report_malformed(&r, true);
+    } else if (r.malformed) {
+        report_malformed(&r, false);
     }
     status = report_end(&r);
     if (status != PK_EXIT_OK)
         return status;
-    if (!opt->json && r.failed)
-        fprintf(stderr, "portkit-target " PK_CRC32C_CMD ": WARNING: %u computed checksum%s did NOT match\n", r.failed,
-                r.failed == 1 ? "" : "s");
+    if (r.failed)
+        fprintf(stderr, "portkit-target " PK_CRC32C_CMD ": %s: %u of %u computed checksum%s did not match\n",
+                list_name(opt), r.failed, r.ok + r.failed, r.ok + r.failed == 1 ? "" : "s");
     if (r.unreadable || r.malformed)
         return PK_EXIT_USAGE;
     return r.failed ? PK_EXIT_FINDINGS : PK_EXIT_OK;

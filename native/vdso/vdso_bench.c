@@ -4,10 +4,10 @@
  * paths alternate inside every repeat so that frequency changes and noise hit
  * all of them alike. N defaults to the field report's 500000.
  *
- * JSON, schema "portkit.vdso-bench/1":
+ * JSON, schema "portkit.vdso-bench/2":
  *   schema, agent        pk_json_begin_document
  *   present              the process has a vDSO
- *   process, compat      as in portkit.vdso/1
+ *   process, compat      as in portkit.vdso/2
  *   soname, base         of the live vDSO (null without one)
  *   calls, repeat        N calls per repeat, R repeats
  *   functions[]          {name ("gettimeofday", "clock_gettime"), clock (null, "MONOTONIC"),
@@ -18,10 +18,11 @@
  *     speedup            syscall ns / vDSO ns, null without the vDSO entry
  *     libc_uses_vdso     libc's time is nearer the vDSO's than the system call's; false without
  *                        a vDSO; null when the two differ too little to tell (speed-up < 1.5)
- *   seed                 the field report's figure for N gettimeofday calls: {calls,
- *                        vdso_total_us (null without vDSO), syscall_total_us, libc_total_us,
- *                        ratio (syscall / vDSO, null without vDSO)}
- *   no_vdso              null, or as in portkit.vdso/1
+ *   gettimeofday_loop    what N gettimeofday calls take along each path, the compat-vDSO
+ *                        field report's experiment: {calls, vdso_total_us (null without
+ *                        vDSO), syscall_total_us, libc_total_us, ratio (syscall / vDSO, null
+ *                        without vDSO)}
+ *   no_vdso              null, or as in portkit.vdso/2
  */
 #include <inttypes.h>
 #include <math.h>
@@ -36,7 +37,7 @@
 #include "vdso_usage.h"
 #include "vdso_live.h"
 
-#define DEFAULT_CALLS PK_SEED_CALLS
+#define DEFAULT_CALLS PK_FIELD_REPORT_CALLS
 #define DEFAULT_REPEAT 5
 #define MAX_CALLS 100000000
 #define MAX_REPEAT 1000
@@ -250,7 +251,8 @@ static void print_bench(FILE *out, const bench *b)
         fprintf(out, "%s vDSO %s, syscall %s", f ? ";" : "",
                 b->fns[f].path[PATH_VDSO].label ? b->fns[f].path[PATH_VDSO].label : "(none)",
                 b->fns[f].path[PATH_SYSCALL].label);
-    fprintf(out, "\n\nthe field report's loop, %" PRIu64 " gettimeofday calls: ", b->opt->calls);
+    fprintf(out, "\n\n%" PRIu64 " gettimeofday calls (the compat-vDSO field report's loop has %u): ", b->opt->calls,
+            PK_FIELD_REPORT_CALLS);
     if (b->img && b->fns[FN_GETTIMEOFDAY].path[PATH_VDSO].loop)
         fprintf(out, "%.0f us with the vDSO, %.0f us as system calls (%.1fx), %.0f us through libc\n",
                 total_us(b, PATH_VDSO), total_us(b, PATH_SYSCALL), speedup(&b->fns[FN_GETTIMEOFDAY]),
@@ -302,7 +304,7 @@ static int json_bench(FILE *out, const bench *b)
 {
     pk_json j;
     pk_json_init(&j, out);
-    pk_json_begin_document(&j, "portkit.vdso-bench/1");
+    pk_json_begin_document(&j, "portkit.vdso-bench/2");
     pk_vdso_identity_json(&j, &b->proc, b->img);
     pk_json_kv_uint(&j, "calls", b->opt->calls);
     pk_json_kv_uint(&j, "repeat", b->opt->repeat);
@@ -311,7 +313,7 @@ static int json_bench(FILE *out, const bench *b)
     for (int f = 0; f < NFNS; f++)
         json_fn(&j, b, &b->fns[f]);
     pk_json_end_array(&j);
-    pk_json_key(&j, "seed");
+    pk_json_key(&j, "gettimeofday_loop");
     pk_json_begin_object(&j);
     pk_json_kv_uint(&j, "calls", b->opt->calls);
     pk_json_kv_double(&j, "vdso_total_us", total_us(b, PATH_VDSO));

@@ -1,7 +1,7 @@
 /* `portkit-target vdso [list]`: what the vDSO of this process (or a vdso.so
  * file) exports, or, without one, what that costs and why it may be missing.
  *
- * JSON, schema "portkit.vdso/1":
+ * JSON, schema "portkit.vdso/2":
  *   schema, agent             pk_json_begin_document
  *   source                    "live" (this process) or "image" (--image FILE)
  *   image_path                the FILE of --image, else null
@@ -24,7 +24,8 @@
  *     address "0x..." (base + value - first PT_LOAD vaddr; value itself when absolute)
  *   dumped_to                 FILE written by --dump, else null
  *   no_vdso                   null, or without a vDSO: {message, measured_calls,
- *                             syscall_ns_per_call, seed_calls, seed_syscall_total_us, hints[]}
+ *                             syscall_ns_per_call, gettimeofday_loop {calls,
+ *                             syscall_total_us}, hints[]}
  */
 #include <elf.h>
 #include <errno.h>
@@ -243,7 +244,7 @@ static int json_listing(FILE *out, const listing *l)
 {
     pk_json j;
     pk_json_init(&j, out);
-    pk_json_begin_document(&j, "portkit.vdso/1");
+    pk_json_begin_document(&j, "portkit.vdso/2");
     pk_json_kv_string(&j, "source", l->opt->image ? "image" : "live");
     pk_json_kv_string(&j, "image_path", l->opt->image);
     pk_json_kv_bool(&j, "present", l->present);
@@ -308,7 +309,7 @@ static int list_live(listing *l)
     l->size_source = live.size_source;
     if (l->opt->dump) {
         if (pk_vdso_live_dump(&live, l->opt->dump, &error) != 0)
-            return pk_fail(PK_EXIT_USAGE, "vdso", "%s: %s", l->opt->dump, error);
+            return pk_fail(PK_EXIT_USAGE, "vdso", "--dump %s: %s", l->opt->dump, error);
         l->dumped = true;
     }
     return report(l);

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -158,6 +159,11 @@ static int step_error(const char **error, const char *step, int err)
 
 int pk_vdso_live_dump(const pk_vdso_live *live, const char *path, const char **error)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        *error = "is a directory (give a file name)";
+        return -1;
+    }
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
         return step_error(error, "cannot create a temporary file beside it", ENAMETOOLONG);
@@ -191,7 +197,7 @@ void pk_no_vdso_measure(pk_no_vdso *report, const pk_vdso_process *proc)
     /* One untimed round first: page faults and caches settle. */
     pk_loop_sys_gettimeofday(0, NO_VDSO_MEASURED_CALLS / 10);
     report->syscall_ns = pk_loop_ns_per_call(pk_loop_sys_gettimeofday, 0, NO_VDSO_MEASURED_CALLS);
-    report->seed_total_us = report->syscall_ns * PK_SEED_CALLS / 1000.0;
+    report->loop_total_us = report->syscall_ns * PK_FIELD_REPORT_CALLS / 1000.0;
     const compat_row *compat = find_compat(proc->kernel_machine);
     if (compat)
         report->hints[report->nhints++] = compat->hint;
@@ -201,9 +207,9 @@ void pk_no_vdso_measure(pk_no_vdso *report, const pk_vdso_process *proc)
 void pk_no_vdso_print(FILE *out, const pk_no_vdso *report)
 {
     fprintf(out, "%s.\n", PK_NO_VDSO_MESSAGE);
-    fprintf(out, "  cost here: %.0f ns per gettimeofday system call (%" PRIu64 " calls); the field report's "
-                 "%u calls take %.0f us this way\n",
-            report->syscall_ns, report->measured_calls, PK_SEED_CALLS, report->seed_total_us);
+    fprintf(out, "  cost here: %.0f ns per gettimeofday system call (%" PRIu64 " calls); %u calls, as in the "
+                 "compat-vDSO field report, take %.0f us this way\n",
+            report->syscall_ns, report->measured_calls, PK_FIELD_REPORT_CALLS, report->loop_total_us);
     for (int i = 0; i < report->nhints; i++)
         fprintf(out, "  %s: %s\n", i == 0 ? "why" : " or", report->hints[i]);
 }
@@ -215,8 +221,11 @@ void pk_no_vdso_json(pk_json *j, const pk_no_vdso *report)
     pk_json_kv_string(j, "message", PK_NO_VDSO_MESSAGE);
     pk_json_kv_uint(j, "measured_calls", report->measured_calls);
     pk_json_kv_double(j, "syscall_ns_per_call", report->syscall_ns);
-    pk_json_kv_uint(j, "seed_calls", PK_SEED_CALLS);
-    pk_json_kv_double(j, "seed_syscall_total_us", report->seed_total_us);
+    pk_json_key(j, "gettimeofday_loop");
+    pk_json_begin_object(j);
+    pk_json_kv_uint(j, "calls", PK_FIELD_REPORT_CALLS);
+    pk_json_kv_double(j, "syscall_total_us", report->loop_total_us);
+    pk_json_end_object(j);
     pk_json_key(j, "hints");
     pk_json_begin_array(j);
     for (int i = 0; i < report->nhints; i++)

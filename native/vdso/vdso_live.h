@@ -42,24 +42,25 @@ int pk_vdso_live_open(pk_vdso_live *live, const char **error);
  * temporary file beside it (path.tmp.PID), written, flushed and fsync'ed,
  * then renamed over path; on failure the temporary file is removed. Returns
  * 0, or -1 with *error naming the step, e.g. "cannot fsync its temporary
- * file: Input/output error" (valid until the next call). */
+ * file: Input/output error", or "is a directory (give a file name)" (valid
+ * until the next call). */
 int pk_vdso_live_dump(const pk_vdso_live *live, const char *path, const char **error);
 
 /* What a missing vDSO costs here, and why it may be missing. */
-#define PK_SEED_CALLS 500000u /* the field report's gettimeofday loop */
+#define PK_FIELD_REPORT_CALLS 500000u /* the compat-vDSO field report's gettimeofday loop */
 #define PK_NO_VDSO_MESSAGE "No vDSO: every gettimeofday is a system call"
 
 typedef struct pk_no_vdso {
     uint64_t measured_calls;
     double syscall_ns;    /* ns per gettimeofday system call, measured here */
-    double seed_total_us; /* what PK_SEED_CALLS such calls take */
+    double loop_total_us; /* what PK_FIELD_REPORT_CALLS such calls take */
     const char *hints[2];
     int nhints;
 } pk_no_vdso;
 
 void pk_no_vdso_measure(pk_no_vdso *report, const pk_vdso_process *proc);
 void pk_no_vdso_print(FILE *out, const pk_no_vdso *report);
-/* "no_vdso": {...} */
+/* "no_vdso": {..., "gettimeofday_loop": {calls, syscall_total_us}, ...} */
 void pk_no_vdso_json(pk_json *j, const pk_no_vdso *report);
 
 #endif

@@ -11,7 +11,9 @@ void pk_vdso_usage(FILE *out)
           "  list    the vDSO of this process (or of a vdso.so file): soname, symbols, versions;\n"
           "          without a vDSO, what every gettimeofday costs here and why it is missing\n"
           "  verify  vDSO and system call agree: syscall <= vDSO <= syscall for every clock,\n"
-          "          equal clock_getres; exit 1 when a check fails or there is no vDSO\n"
+          "          equal clock_getres (the vDSO's copy of the kernel's time is consistent;\n"
+          "          whether the clock itself is right, no reading can tell); exit 1 when a\n"
+          "          check fails, 3 when there is no vDSO to verify\n"
           "  bench   ns per call through libc, the vDSO and the raw system call\n"
           "\n"
           "options:\n"
@@ -21,16 +23,18 @@ void pk_vdso_usage(FILE *out)
           "  --iterations N    verify: interleaved samples per check (default 10000)\n"
           "  --clock NAME      verify: only this clock (REALTIME, MONOTONIC, BOOTTIME, TAI, ...,\n"
           "                    or a clock id)\n"
-          "  --calls N         bench: calls per repeat (default 500000, the field report's loop)\n"
+          "  --calls N         bench: calls per repeat (default 500000: the compat-vDSO\n"
+          "                    field report's loop)\n"
           "  --repeat R        bench: repeats, the median is reported (default 5)\n"
-          "  --json            machine-readable output (schemas portkit.vdso/1,\n"
-          "                    portkit.vdso-verify/1, portkit.vdso-bench/1)\n"
+          "  --json            machine-readable output (schemas portkit.vdso/2,\n"
+          "                    portkit.vdso-verify/2, portkit.vdso-bench/2)\n"
           "\n"
           "examples:\n"
           "  portkit-target vdso --require\n"
           "  portkit-target vdso --image /lib/modules/$(uname -r)/vdso/vdso32.so\n"
           "  portkit-target vdso verify --clock MONOTONIC_COARSE\n"
           "  portkit-target vdso bench --calls 500000 --json\n"
-          "exit codes: 0 ok, 1 check failed or no vDSO (--require, verify), 2 bad usage or input\n",
+          "exit codes: 0 ok, 1 a check failed (verify) or no vDSO (--require), 2 bad usage or\n"
+          "input, 3 no vDSO to verify, or the environment cannot do it\n",
           out);
 }

@@ -18,22 +18,27 @@
  * second, so it is compared with the time system call (or, where there is
  * none, CLOCK_REALTIME_COARSE's second), never with the fine clock.
  *
- * JSON, schema "portkit.vdso-verify/1":
+ * What this proves: the vDSO's copy of the kernel's timekeeping agrees with
+ * the system calls. It cannot prove that the clock itself is right (both
+ * read the same timekeeper), and without a vDSO there is nothing to verify:
+ * that is exit 3 (the environment cannot do it), not a failed check.
+ *
+ * JSON, schema "portkit.vdso-verify/2":
  *   schema, agent        pk_json_begin_document
  *   present              the process has a vDSO
- *   process, compat      as in portkit.vdso/1
+ *   process, compat      as in portkit.vdso/2
  *   soname, base         of the live vDSO (null without one)
  *   iterations           interleaved samples per ordering check (--iterations)
  *   clock                the --clock filter (canonical name, "ID_<n>" for another id) or null
  *   checks[]             one per (function, clock):
  *     function           "clock_gettime", "clock_gettime64" (32-bit targets), "gettimeofday", "time",
  *                        "clock_getres", "clock_getres_time64" (32-bit targets); "vdso" for the
- *                        single failing check of a process without a vDSO
+ *                        single absent check of a process without a vDSO
  *     clock, clock_id    "MONOTONIC", 1 (null for gettimeofday, time, vdso)
  *     clock_kind         "fine", "coarse", "cputime", or "other" for a --clock id outside the
  *                        table (null without a clock)
  *     symbol             the vDSO entry called ("__vdso_clock_gettime", "__kernel_clock_gettime"), or null
- *     syscall            the system call compared with
+ *     syscall            the system call compared with (null for "vdso")
  *     status             "pass", "fail", "unsupported" (the kernel's clock_getres rejects the clock)
  *                        or "absent" (the vDSO exports no such function)
  *     samples            readings compared (1 for clock_getres)
@@ -44,8 +49,9 @@
  *     resolution_ns      clock_getres rows: the system call's resolution; otherwise null
  *     detail             why it failed, is absent or unsupported; null on pass
  *   summary              {pass, fail, unsupported, absent}: counts of checks
- *   ok                   no check failed (the exit code is 0 exactly then)
- *   no_vdso              null, or as in portkit.vdso/1
+ *   ok                   there is a vDSO and no check failed (the exit code is 0 exactly then;
+ *                        1 when a check failed, 3 without a vDSO)
+ *   no_vdso              null, or as in portkit.vdso/2
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -66,6 +72,7 @@
 #endif
 
 #define DEFAULT_ITERATIONS 10000
+#define NOTHING_TO_VERIFY "this process has no vDSO, so there is nothing to verify"
 
 typedef struct clock_row {
     const char *name;
@@ -327,8 +334,8 @@ static void record_no_vdso(verification *v)
 {
     pk_no_vdso_measure(&v->no_vdso, &v->proc);
     check *c = &v->checks[v->nchecks++];
-    *c = (check){.function = "vdso", .syscall = "gettimeofday", .status = "fail"};
-    snprintf(c->detail, sizeof c->detail, "%s", PK_NO_VDSO_MESSAGE);
+    *c = (check){.function = "vdso", .status = "absent"};
+    snprintf(c->detail, sizeof c->detail, "%s", NOTHING_TO_VERIFY);
     count_status(v, c->status);
 }
 
@@ -369,7 +376,7 @@ static void print_absent(FILE *out, const verification *v)
 static void print_verification(FILE *out, const verification *v)
 {
     if (!v->img) {
-        fputs("vDSO verify: FAIL, this process has no vDSO\n  process: ", out);
+        fputs("vDSO verify: no vDSO, nothing to verify\n  process: ", out);
         pk_vdso_process_print(out, &v->proc);
         pk_no_vdso_print(out, &v->no_vdso);
     } else {
@@ -420,7 +427,7 @@ static int json_verification(FILE *out, const verification *v)
 {
     pk_json j;
     pk_json_init(&j, out);
-    pk_json_begin_document(&j, "portkit.vdso-verify/1");
+    pk_json_begin_document(&j, "portkit.vdso-verify/2");
     pk_vdso_identity_json(&j, &v->proc, v->img);
     pk_json_kv_uint(&j, "iterations", v->opt->iterations);
     pk_json_kv_string(&j, "clock", v->opt->clock ? v->opt->clock->name : NULL);
@@ -436,7 +443,7 @@ static int json_verification(FILE *out, const verification *v)
     pk_json_kv_uint(&j, "unsupported", v->unsupported);
     pk_json_kv_uint(&j, "absent", v->absent);
     pk_json_end_object(&j);
-    pk_json_kv_bool(&j, "ok", v->fail == 0);
+    pk_json_kv_bool(&j, "ok", v->img && v->fail == 0);
     if (v->img) {
         pk_json_key(&j, "no_vdso");
         pk_json_null(&j);
@@ -475,7 +482,9 @@ int pk_vdso_verify(int argc, char **argv)
         print_verification(stdout, v);
         status = PK_EXIT_OK;
     }
-    if (status == PK_EXIT_OK && v->fail)
+    if (status == PK_EXIT_OK && !v->img)
+        status = pk_fail(PK_EXIT_ENV, "vdso", NOTHING_TO_VERIFY);
+    else if (status == PK_EXIT_OK && v->fail)
         status = PK_EXIT_FINDINGS;
     free(v);
     return status;

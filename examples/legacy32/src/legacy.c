@@ -1,6 +1,6 @@
 /* legacy32: the field report's pitfalls as they sit in a 32-bit head unit's
  * code, the demo input for `portkit scan`. Each `want` comment names what the
- * scan must report on that line (the seed.h union is reported in seed.h). */
+ * scan must report on that line (long_records.h's union is reported there). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../include/ipc.h"
-#include "../include/seed.h"
+#include "../include/long_records.h"
 #include "../include/timestamp.h"
 #include "../include/wire.h"
 

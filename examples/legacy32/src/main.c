@@ -1,6 +1,6 @@
 /* legacy32: prints the sizes its #defines assume; run it on AArch32 and AArch64. */
 #include <stdio.h>
-#include "../include/seed.h"
+#include "../include/long_records.h"
 #include "../include/wire.h"
 #include "../include/ipc.h"
 

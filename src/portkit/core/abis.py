@@ -57,7 +57,7 @@ ALIASES = {
     "ppc": "powerpc",
 }
 
-DEFAULT_ABIS = ("arm", "aarch64")  # the seed's pair: AArch32 vs AArch64
+DEFAULT_ABIS = ("arm", "aarch64")  # the IVI AArch64 porting field report's pair: AArch32 vs AArch64
 
 
 def known_names() -> str:

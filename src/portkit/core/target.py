@@ -42,6 +42,7 @@ REMOTE_PID = "portkit-target pid "  # the first stderr line of an agent started 
 SSH_FAILED = 255  # ssh's own exit status: no connection, no login
 NOT_FOUND = 127  # the shell's exit status for a command it cannot find
 START_SECONDS = 30.0  # what any agent run may take beyond its own work: start-up, qemu, a slow board
+EMULATED = "EMULATED by qemu-user: these timings mean nothing about a board"
 
 
 @dataclass(frozen=True)
@@ -308,13 +309,21 @@ def ssh_target(spec: str, agent: Path | None) -> SshTarget:
 def run_agent(args: argparse.Namespace, call: AgentCall) -> AgentResult:
     """Runs the call on the target that --target/--agent name, within
     --timeout when it is given, and puts the target's spec in the document
-    as "target": every agent command's way to the agent."""
+    as "target" and whether it is emulated as "emulated": every agent
+    command's way to the agent."""
     if args.timeout is not None:
         call = replace(call, timeout=args.timeout or None)
     target = parse_target(args.target, args.agent)
     result = target.run(call)
     result.document["target"] = target.spec
+    result.document["emulated"] = emulated(target.spec)
     return result
+
+
+def emulated(spec: str) -> bool:
+    """Whether a --target spec runs the agent under qemu-user: its answers are
+    the agent's, its timings are the emulator's and say nothing about hardware."""
+    return spec.startswith("qemu-")
 
 
 def _stop(proc: subprocess.Popen[str]) -> None:

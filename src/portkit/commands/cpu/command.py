@@ -1,5 +1,5 @@
 """`portkit cpu`: the optional instruction-set features a target's CPU and
-kernel offer, by their /proc/cpuinfo names (seed: freebsd-armv8-crc32c,
+kernel offer, by their /proc/cpuinfo names (the FreeBSD ARMv8 CRC32C review:
 "there is currently no simple way to check in userland")."""
 
 from __future__ import annotations

@@ -1,16 +1,22 @@
 """How `portkit crc32c` shows the agent's documents as text: sums and
 verdicts like sha256sum (names verbatim, never through rich), and the
-benchmark's tables."""
+benchmark's tables, narrow enough for an 80-column terminal."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from portkit.core.output import fields
-from portkit.core.target import agent_string
+from portkit.core.output import columns, fields, styled
+from portkit.core.target import EMULATED, agent_string
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from portkit.core.fit import Cell
+
+# A table of throughputs or times holds at most this many sizes (the default's
+# five), so that it fits 80 columns; more sizes continue in another table.
+SIZES_PER_TABLE = 5
 
 
 def render_sums(document: dict) -> str:
@@ -33,7 +39,6 @@ def size_label(size: int) -> str:
 
 
 def render_bench(document: dict) -> list[RenderableType]:
-    from rich.table import Table
     from rich.text import Text
 
     agent = document["agent"]
@@ -41,21 +46,40 @@ def render_bench(document: dict) -> list[RenderableType]:
     repeats = sorted({len(r["repeats"]) for r in document["results"]})
     counts = f"{repeats[0]}" if len(repeats) == 1 else f"{repeats[0]}-{repeats[-1]}" if repeats else "0"
     rows: list[tuple[str, RenderableType]] = [
-        ("target", f"{document['target']} ({agent['arch']}, {agent['data_model']})"),
+        ("target", f"{document['target']} ({agent['arch']}, {agent['data_model']})")
+    ]
+    if document.get("emulated"):
+        rows.append(("", styled(EMULATED, "bold yellow")))
+    rows += [
         ("selected", Text.assemble((document["implementation"], "bold green"), " (marked *)")),
         ("measured", f"median of {counts} repeats of at least 2 ms each; GB/s = 1e9 bytes/s"),
     ]
     out: list[RenderableType] = [fields(rows)]
-    for title, key, fmt in (("GB/s", "gb_per_s", "{:.2f}"), ("ns per call", "ns_per_call", "{:.1f}")):
-        table = Table(box=None, pad_edge=False, header_style="bold")
-        table.add_column(title, no_wrap=True)
-        for size in document["sizes"]:
-            table.add_column(size_label(size), justify="right", no_wrap=True)
-        for name in document["implementations"]:
-            selected = name == document["selected"]
-            cells = [fmt.format(results[name, size][key]) for size in document["sizes"]]
-            label = f"* {name}" if selected else f"  {name}"
-            style = "bold green" if selected else ""
-            table.add_row(label, *cells, style=style)
-        out += ["", table]
+    sizes = document["sizes"]
+    for title, cell in (
+        ("GB/s", lambda r: f"{r['gb_per_s']:.2f}"),
+        ("time per call", lambda r: duration(r["ns_per_call"])),
+    ):
+        for first in range(0, len(sizes), SIZES_PER_TABLE):
+            block = sizes[first : first + SIZES_PER_TABLE]
+            table: list[list[Cell]] = []
+            for name in document["implementations"]:
+                selected = name == document["selected"]
+                style = "bold green" if selected else ""
+                table.append(
+                    [
+                        styled(f"* {name}" if selected else f"  {name}", style),
+                        *(styled(cell(results[name, size]), style) for size in block),
+                    ]
+                )
+            header = [title, *(size_label(size) for size in block)]
+            out += ["", columns(header, table, right=range(1, len(header)))]
     return out
+
+
+def duration(ns: float) -> str:
+    """A time per call in the unit that keeps it short: 37.3 ns, 2.18 us, 44.4 ms."""
+    ns = float(f"{ns:.3g}")  # 999.6 ns is 1 us, not 1000 ns
+    unit, scale = next(((u, s) for u, s in (("s", 1e9), ("ms", 1e6), ("us", 1e3)) if ns >= s), ("ns", 1.0))
+    value = ns / scale
+    return f"{value:.3g} {unit}" if value < 100 else f"{value:.0f} {unit}"

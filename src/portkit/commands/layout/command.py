@@ -1,6 +1,6 @@
 """`portkit layout`: which structs and unions change between two data models
 (AArch32 ILP32 -> AArch64 LP64 by default) and exactly how, to the byte
-(seed: "sizeof(struct bar) = 16 on AArch32, 32 on AArch64")."""
+(the IVI AArch64 porting field report: "sizeof(struct bar) = 16 on AArch32, 32 on AArch64")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`portkit layout --types`: the seed's data-type table (char ... wchar_t) per
+"""`portkit layout --types`: the IVI porting field report's data-type table (char ... wchar_t) per
 ABI, sizes and alignment inside a struct, as clang sees them with each
 target's own headers."""
 

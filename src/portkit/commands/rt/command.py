@@ -1,5 +1,5 @@
 """`portkit rt`: wake-up and interrupt latency under load, on the target, as a
-study (seeds: rt-preempt-loongson2f-cyclictest, the IVI team's interrupt
+study (the PREEMPT_RT-on-Loongson field report; the IVI team's interrupt
 latency idle vs stressed): measure the matrix of loads x intervals, tabulate
 it as the field report's Table 2 with percentiles and the load each cell
 really had, plot it, compare studies, and import existing cyclictest or rtla

@@ -11,8 +11,10 @@ from pathlib import Path
 
 from portkit.commands.rt.study import CELLS, SCHEMA_RT, SCHEMA_STUDY, STUDY
 from portkit.core.errors import BadInput
+from portkit.core.target import EMULATED as EMULATED_TIMINGS
+from portkit.core.target import emulated
 
-EMULATED = "EMULATED by qemu-user: these timings mean nothing about a board (plumbing only)"
+EMULATED = f"{EMULATED_TIMINGS} (plumbing only)"
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ def read_results(path: Path) -> Results:
         if not found:
             raise BadInput(f"{path}: no measured cells yet (portkit rt run -o {path} measures them)")
         target = study.get("target") or ""
-        return Results(str(path), _title(path, study), target.startswith("qemu-"), found)
+        return Results(str(path), _title(path, study), emulated(target), found)
     document = _json(path)
     rt = document.get("rt", document)
     if rt.get("schema") != SCHEMA_RT:

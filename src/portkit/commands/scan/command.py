@@ -1,5 +1,5 @@
 """`portkit scan`: 64-bit portability defects in C and C++ source, before they
-ship (seed: ivi-arm64-porting-and-irq-latency, "incorrect length of the data
+ship (the IVI AArch64 porting field report: "incorrect length of the data
 type": long and pointers, implicit sign extension, magic numbers, time_t).
 
 Every translation unit is parsed once for the target ABI, in worker processes

@@ -43,7 +43,7 @@ def diagnostic_location(diag) -> Location:
 
 def shown_path(path: str) -> str:
     """A path as the user will recognise it: below the working directory as a
-    relative one, others absolute; `src/../include/seed.h` as `include/seed.h`."""
+    relative one, others absolute; `src/../include/wire.h` as `include/wire.h`."""
     path = os.path.normpath(path)
     if not os.path.isabs(path):
         return path

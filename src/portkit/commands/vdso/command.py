@@ -1,20 +1,29 @@
 """`portkit vdso [list|verify|bench]`: is there a vDSO, does it agree with the
-kernel, and what does it save? (seed: aarch64-compat-vdso-pitfall: 32-bit apps
+kernel, and what does it save? (the compat-vDSO field report: 32-bit apps
 on an arm64 kernel built without CROSS_COMPILE_COMPAT silently lose it and
-every gettimeofday becomes a system call.)"""
+every gettimeofday becomes a system call.)
+
+  list    the vDSO's symbols and versions; without one, what each gettimeofday
+          costs and why the vDSO may be missing (--require: exit 1 then)
+  verify  every vDSO reading lies between two system calls of the same clock,
+          and clock_getres agrees both ways: the vDSO's copy of the kernel's
+          time is consistent (exit 1 when it is not). Whether the clock itself
+          is right, no reading can tell; without a vDSO there is nothing to
+          verify (exit 3)
+  bench   ns per call through libc, the vDSO and the raw system call"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from portkit.commands.vdso.render import render_bench, render_list, render_verify
+from portkit.commands.vdso.render import FIELD_REPORT_CALLS, render_bench, render_list, render_verify
 from portkit.core.command import add_command, refuse_foreign_options, whole
-from portkit.core.errors import BadInput
+from portkit.core.errors import BadInput, Exit
 from portkit.core.output import emit
 from portkit.core.target import START_SECONDS, AgentCall, run_agent
 
-SCHEMAS = {"list": "portkit.vdso/1", "verify": "portkit.vdso-verify/1", "bench": "portkit.vdso-bench/1"}
+SCHEMAS = {"list": "portkit.vdso/2", "verify": "portkit.vdso-verify/2", "bench": "portkit.vdso-bench/2"}
 RENDERERS = {"list": render_list, "verify": render_verify, "bench": render_bench}
 # Which mode takes each option (by argparse dest); the agent's limits are the same.
 OWNERS = {
@@ -27,7 +36,7 @@ OWNERS = {
     "repeat": "bench",
 }
 DEFAULT_ITERATIONS = 10_000
-DEFAULT_CALLS = 500_000  # the field report's loop
+DEFAULT_CALLS = FIELD_REPORT_CALLS
 DEFAULT_REPEAT = 5
 MAX_TOTAL_CALLS = 1_000_000_000  # per path, as the agent allows
 # A generous cost of one call on a slow board or under emulation, and how many
@@ -42,7 +51,7 @@ EXAMPLES = (
     "examples:\n"
     "  portkit vdso                          what this process's vDSO exports\n"
     "  portkit vdso verify                   vDSO and system calls agree for every clock\n"
-    "  portkit vdso bench --calls 500000     the field report's experiment\n"
+    "  portkit vdso bench --calls 500000     the compat-vDSO field report's loop\n"
     "  portkit vdso --agent build/i686-linux-gnu/portkit-target   a 32-bit process (compat vDSO)\n"
     "  portkit vdso --image arch/arm64/kernel/vdso32/vdso.so      a kernel build's compat vDSO"
 )
@@ -77,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def check_options(args: argparse.Namespace) -> None:
     """What the agent would refuse, refused here before it starts."""
-    prog = f"portkit vdso {args.mode}"
+    prog = f"vdso {args.mode}"  # how errors name the mode (the cli says "portkit: error:")
     refuse_foreign_options(args, prog, args.mode, OWNERS)
     if args.image is not None and args.dump is not None:
         raise BadInput(f"{prog}: --image and --dump cannot be combined (--dump writes the live vDSO)")
@@ -95,7 +104,9 @@ def agent_call(args: argparse.Namespace) -> AgentCall:
             argv.append(f"--{dest}")
         elif value is not None:
             argv += [f"--{dest}", str(value)]
-    return AgentCall(tuple(argv), SCHEMAS[args.mode], timeout(args))
+    # verify without a vDSO has nothing to verify: exit 3 with its document, which says why.
+    exits = frozenset({Exit.ENVIRONMENT}) if args.mode == "verify" else frozenset()
+    return AgentCall(tuple(argv), SCHEMAS[args.mode], timeout(args), document_exits=exits)
 
 
 def timeout(args: argparse.Namespace) -> float:

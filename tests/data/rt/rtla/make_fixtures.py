@@ -52,8 +52,8 @@ def latencies_ns(rng: random.Random, kind: str, n: int) -> list[int]:
     return values
 
 
-def make(name: str, options: Options, seed: int) -> dict:
-    rng = random.Random(seed)
+def make(name: str, options: Options, random_seed: int) -> dict:
+    rng = random.Random(random_seed)
     divisor = 1 if options.nano else 1000
     unit_ns = divisor
     columns = []  # (cpu, kind, values in units)
@@ -175,7 +175,7 @@ FIXTURES = {
 
 
 def main() -> None:
-    truth = {name: make(name, options, seed) for seed, (name, options) in enumerate(FIXTURES.items(), start=1)}
+    truth = {name: make(name, options, n) for n, (name, options) in enumerate(FIXTURES.items(), start=1)}
     (HERE / "expected.json").write_text(json.dumps(truth, indent=1, sort_keys=True) + "\n")
 
 

@@ -1,4 +1,4 @@
-/* The seed's correction applied throughout: integers that hold addresses are
+/* The field report's correction applied throughout: integers that hold addresses are
  * intptr_t or uintptr_t, and a conversion that loses bits on every target
  * (a pointer hashed into a byte) is not a porting matter. */
 #include <stdio.h>

@@ -31,7 +31,7 @@ int elapsed_ms(const struct timeval *start, const struct timeval *end)
     return ms;
 }
 
-/* The seed's advice for files: a deliberate 32-bit field, so the format stays. */
+/* The field report's advice for files: a deliberate 32-bit field, so the format stays. */
 int32_t file_stamp(const struct timeval *tv)
 {
     return (int32_t)tv->tv_sec; /* ok: PK302 */

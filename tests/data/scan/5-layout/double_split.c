@@ -1,4 +1,4 @@
-/* The seed's long_union_t as a soft-float helper used it: a double taken
+/* The field report's long_union_t as a soft-float helper used it: a double taken
  * apart into its two 32-bit halves through long (little-endian: low word
  * first). */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Records whose layout is the same on every target: fixed-width fields in
- * size order, timestamps stored as the seed advises (a deliberate 32-bit
+ * size order, timestamps stored as the field report advises (a deliberate 32-bit
  * format), and a struct copied to another object of its own type. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* The seed's "struct timeval written to a file": a trip logger stores each
+/* The field report's "struct timeval written to a file": a trip logger stores each
  * event time as the raw struct, and reads back the logs the 32-bit unit wrote
  * (two records, 2010-01-01 00:00:00.25 and a minute later). */
 #include <stdio.h>

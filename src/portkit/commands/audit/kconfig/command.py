@@ -1,7 +1,7 @@
 """`portkit audit kconfig [CONFIG]`: a kernel configuration against the rule
 tables for real-time, 32-bit programs on 64-bit kernels, Y2038 and memory
-(seeds: rt-preempt-loongson2f-cyclictest, aarch64-compat-vdso-pitfall,
-ivi-arm64-porting-and-irq-latency).
+(the problems of the PREEMPT_RT-on-Loongson, compat-vDSO and IVI AArch64
+porting field reports).
 
 CONFIG is a .config, config.gz or config.xz; without it, the running kernel's
 (/proc/config.gz, else /boot/config-$(uname -r)); with --target, the target's

@@ -1,8 +1,8 @@
-/* The seed's two examples (ivi-arm64-porting-and-irq-latency):
+/* The two examples of the IVI AArch64 porting field report:
  * sizeof(struct bar) = 16 on AArch32, 32 on AArch64;
  * sizeof(long_union_t) = 8 on AArch32, 16 on AArch64. */
-#ifndef LEGACY32_SEED_H
-#define LEGACY32_SEED_H
+#ifndef LEGACY32_LONG_RECORDS_H
+#define LEGACY32_LONG_RECORDS_H
 
 struct bar {
     int    i;

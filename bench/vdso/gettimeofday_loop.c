@@ -1,4 +1,4 @@
-/* Independent reference for `portkit-target vdso bench`: the seed's
+/* Independent reference for `portkit-target vdso bench`: the field report's
  * experiment done the plain way -- N gettimeofday() calls through libc, then
  * N through the raw system call, each loop timed from outside with
  * CLOCK_MONOTONIC. Prints "libc_ns_per_call syscall_ns_per_call". */
@@ -21,7 +21,7 @@ int main(int argc, char **argv)
 {
     long calls = argc > 1 ? strtol(argv[1], NULL, 10) : 500000;
     if (calls <= 0) {
-        fprintf(stderr, "usage: seed_loop [CALLS>0]\n");
+        fprintf(stderr, "usage: gettimeofday_loop [CALLS>0]\n");
         return 2;
     }
     struct timeval tv;
