@@ -134,3 +134,23 @@ def test_a_report_fits_an_80_column_terminal():
     screen = run_on_terminal(["layout", "--types", "--abi", "armhf", "--abi", "aarch64"], columns=80)
     assert screen.returncode == 0
     assert max(len(line) for line in screen.lines) <= 80
+
+
+def _slow_agent(tmp_path: Path) -> Path:
+    """An agent that takes three seconds to answer `cpu`."""
+    agent = tmp_path / "slow-agent"
+    document = '{"schema":"portkit.cpu/1","agent":{"arch":"x86_64"},"features":[]}'
+    agent.write_text(f"#!/bin/sh\nsleep 3\necho '{document}'\n")
+    agent.chmod(0o755)
+    return agent
+
+
+def test_a_long_agent_run_shows_how_long_it_has_run_on_a_terminal(tmp_path):
+    screen = run_on_terminal(["cpu", "--agent", str(_slow_agent(tmp_path)), "--format", "json"])
+    assert "cpu on local: 2 s" in screen.raw
+    assert screen.lines[0].startswith("{")  # the line is gone before the output
+
+
+def test_no_progress_line_with_quiet(tmp_path):
+    screen = run_on_terminal(["cpu", "--agent", str(_slow_agent(tmp_path)), "--format", "json", "-q"])
+    assert "cpu on local" not in screen.raw

@@ -20,12 +20,13 @@ class StatusLine:
         self.stream = sys.stderr if stream is None else stream
         self.enabled = not quiet and self.stream.isatty()
         self._shown = False
+        self._text = ""
         self._last = 0.0
 
     def show(self, text: str, *, now: bool = False) -> None:
         """Replaces the line with text (cut to the terminal's width); at most
         ten times a second unless now."""
-        if not self.enabled:
+        if not self.enabled or (self._shown and text == self._text):
             return
         moment = time.monotonic()
         if not now and self._shown and moment - self._last < REFRESH_SECONDS:
@@ -34,7 +35,7 @@ class StatusLine:
         width = _columns(self.stream) - 1
         self.stream.write("\r\x1b[K" + text[:width])
         self.stream.flush()
-        self._shown = True
+        self._shown, self._text = True, text
 
     def clear(self) -> None:
         """Removes the line, before other output or at the end."""

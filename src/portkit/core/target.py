@@ -35,12 +35,14 @@ from pathlib import Path
 
 from portkit.core.arches import Arch, find_arch, known_names
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
+from portkit.core.progress import StatusLine, duration
 
 AGENT = "portkit-target"
 AGENT_PREFIX = re.compile(r"^portkit-target(?: [a-z0-9-]+)*: ")  # how the agent starts its stderr lines
 REMOTE_PID = "portkit-target pid "  # the first stderr line of an agent started through ssh
 SSH_FAILED = 255  # ssh's own exit status: no connection, no login
 NOT_FOUND = 127  # the shell's exit status for a command it cannot find
+SHOW_AFTER_SECONDS = 2.0  # an agent run shorter than this shows no progress line
 START_SECONDS = 30.0  # what any agent run may take beyond its own work: start-up, qemu, a slow board
 EMULATED = "EMULATED by qemu-user: these timings mean nothing about a board"
 
@@ -113,9 +115,10 @@ class Target:
         """What runs here to start the agent with argv."""
         return [*self.command, *argv]
 
-    def run(self, call: AgentCall) -> AgentResult:
-        """Runs the call to its end (or its time limit) and returns the agent's document."""
-        return self.launch(call).wait()
+    def run(self, call: AgentCall, status: StatusLine | None = None) -> AgentResult:
+        """Runs the call to its end (or its time limit) and returns the agent's
+        document; status shows how long it has run, when that is long enough to ask."""
+        return self.launch(call).wait(status)
 
     def launch(self, call: AgentCall) -> Running:
         """Starts the call and returns at once: for long runs that report
@@ -199,11 +202,13 @@ class Running:
         """Asks the agent to end now and write what it has (SIGTERM)."""
         self.target.signal(self, signal.SIGTERM)
 
-    def wait(self) -> AgentResult:
-        """Waits for the end, within the call's time limit from its start, and returns its document."""
+    def wait(self, status: StatusLine | None = None) -> AgentResult:
+        """Waits for the end, within the call's time limit from its start, and
+        returns its document; a run longer than a moment shows on status
+        (`vdso bench on qemu-aarch64: 12 s`)."""
         limit = self.call.timeout
         try:
-            self.proc.wait(timeout=None if limit is None else max(0.0, limit - (time.monotonic() - self.started)))
+            self._wait_until(None if limit is None else self.started + limit, status)
         except subprocess.TimeoutExpired:
             self.target.kill(self)
             raise EnvironmentProblem(
@@ -216,6 +221,21 @@ class Running:
         for reader in self._readers:
             reader.join()
         return self.target._result(self.proc.returncode, "".join(self._out), "".join(self._err), self.call)
+
+    def _wait_until(self, deadline: float | None, status: StatusLine | None) -> None:
+        while True:
+            now = time.monotonic()
+            left = None if deadline is None else max(0.0, deadline - now)
+            step = SHOW_AFTER_SECONDS if status is None or not status.enabled else 0.25
+            try:
+                self.proc.wait(timeout=step if left is None else min(step, left))
+                return
+            except subprocess.TimeoutExpired:
+                if left is not None and left <= step:
+                    raise
+            elapsed = time.monotonic() - self.started
+            if status is not None and elapsed >= SHOW_AFTER_SECONDS:
+                status.show(f"{self.call.name} on {self.target.spec}: {duration(elapsed)}")
 
     def stop(self) -> None:
         """Ends it at once, with nothing kept."""
@@ -314,7 +334,8 @@ def run_agent(args: argparse.Namespace, call: AgentCall) -> AgentResult:
     if args.timeout is not None:
         call = replace(call, timeout=args.timeout or None)
     target = parse_target(args.target, args.agent)
-    result = target.run(call)
+    with StatusLine(quiet=getattr(args, "quiet", False)) as status:
+        result = target.run(call, status)
     result.document["target"] = target.spec
     result.document["emulated"] = emulated(target.spec)
     return result
