@@ -22,7 +22,7 @@ from portkit.core.errors import BadInput, Exit
 from portkit.core.output import deliver, emit
 from portkit.findings.baseline import read_baseline
 from portkit.findings.document import findings_document
-from portkit.findings.model import Finding, Rule, Severity
+from portkit.findings.model import Finding, Incomplete, Rule, Severity
 from portkit.findings.rules_doc import rules_markdown
 from portkit.findings.sarif import ArtifactRoot, sarif_document
 from portkit.findings.selection import check_selectors, selectors
@@ -89,6 +89,7 @@ def finish(
     text_header: Callable[[dict[str, Any]], Iterable[RenderableType]] | None = None,
     text_findings: bool = True,
     root: ArtifactRoot | None = None,
+    incomplete: Sequence[Incomplete] | None = None,
 ) -> int:
     """Shows the findings in args.format on args.output and returns the exit
     code per --fail-on. `extra`: the command's own fields of the JSON
@@ -98,7 +99,10 @@ def finish(
     text_findings=False leaves text output the header and the summary line,
     for a command whose header already shows every finding (audit kconfig's
     table). `root`: the findings' paths are relative to it (an image), not to
-    the working directory; no file is read for their text."""
+    the working directory; no file is read for their text. `incomplete`: the
+    inputs not checked completely, for a command that tracks them: listed in
+    JSON and SARIF, counted in the summary line, and they fail the run as an
+    error would (exit 1 unless --fail-on never)."""
     check_findings_options(args, schema=schema, rules=rules)
     cwd = Path.cwd()
     sources = SourceFiles(read=root is None)
@@ -112,22 +116,25 @@ def finish(
         cwd=cwd,
     )
     if args.format == "sarif":
-        deliver(json.dumps(sarif_document(result, sources, cwd, root), indent=2) + "\n", args.output)
+        deliver(json.dumps(sarif_document(result, sources, cwd, root, incomplete), indent=2) + "\n", args.output)
     else:
         fields = extra([s.finding for s in result.shown]) if callable(extra) else extra
-        document = findings_document(schema, fields, result)
+        document = findings_document(schema, fields, result, incomplete)
 
         def render(document: dict[str, Any]) -> list[RenderableType]:
-            shown = render_findings(result, sources) if text_findings else [summary(result)]
+            shown = render_findings(result, sources, incomplete) if text_findings else [summary(result, incomplete)]
             return [*(text_header(document) if text_header else ()), *shown]
 
         emit(args.format, document, render, args.output)
-    return exit_code(result, args.fail_on)
+    return exit_code(result, args.fail_on, incomplete)
 
 
-def exit_code(result: Triage, fail_on: str) -> Exit:
-    """FINDINGS when a shown finding is at least as severe as --fail-on, else OK."""
+def exit_code(result: Triage, fail_on: str, incomplete: Sequence[Incomplete] | None = None) -> Exit:
+    """FINDINGS when a shown finding is at least as severe as --fail-on, or
+    an input was not checked completely (an error: its findings may be
+    missing), else OK; always OK for --fail-on never."""
     if fail_on == "never":
         return Exit.OK
     threshold = Severity.from_label(fail_on)
-    return Exit.FINDINGS if any(s.finding.severity >= threshold for s in result.shown) else Exit.OK
+    failed = incomplete or any(s.finding.severity >= threshold for s in result.shown)
+    return Exit.FINDINGS if failed else Exit.OK

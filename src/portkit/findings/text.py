@@ -3,10 +3,11 @@ the source line with a caret under the columns, the fix; then one summary line."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from portkit.core.output import styled
-from portkit.findings.model import Finding, Severity
+from portkit.findings.model import Finding, Incomplete, Severity
 from portkit.findings.sources import SourceFile, SourceFiles
 from portkit.findings.triage import Triage
 
@@ -18,11 +19,13 @@ TAB_WIDTH = 8  # compilers' and terminals' tab stops
 SEVERITY_STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "bold magenta", Severity.NOTE: "bold cyan"}
 
 
-def render_findings(result: Triage, sources: SourceFiles) -> list[RenderableType]:
+def render_findings(
+    result: Triage, sources: SourceFiles, incomplete: Sequence[Incomplete] | None = None
+) -> list[RenderableType]:
     out: list[RenderableType] = []
     for shown in result.shown:
         out += [*_finding(shown.finding, sources.get(shown.finding.location.path)), ""]
-    out.append(summary(result))
+    out.append(summary(result, incomplete))
     return out
 
 
@@ -74,19 +77,24 @@ def _printable(text: str) -> str:
     return "".join(c if c.isprintable() else "?" for c in text)
 
 
-def summary(result: Triage) -> str:
-    """`12 findings (2 errors, 9 warnings, 1 note) in 5 files; 3 suppressed, 4 in the baseline`."""
+def summary(result: Triage, incomplete: Sequence[Incomplete] | None = None) -> str:
+    """`12 findings (2 errors, 9 warnings, 1 note) in 5 files; 3 suppressed, 4 in the baseline`,
+    and `; 1 file not checked completely` when one was not."""
     shown = len(result.shown)
     if shown:
-        per_severity = ", ".join(_count(n, label) for label, n in result.counts().items() if n)
+        per_severity = ", ".join(count(n, label) for label, n in result.counts().items() if n)
         files = len({s.finding.location.path for s in result.shown})
-        head = f"{_count(shown, 'finding')} ({per_severity}) in {_count(files, 'file')}"
+        head = f"{count(shown, 'finding')} ({per_severity}) in {count(files, 'file')}"
     else:
         head = "no findings"
     hidden = [f"{result.suppressed} suppressed"] * bool(result.suppressed)
     hidden += [f"{result.baselined} in the baseline"] * bool(result.baselined)
-    return head + (f"; {', '.join(hidden)}" if hidden else "")
+    parts = [head, ", ".join(hidden)] if hidden else [head]
+    if incomplete:
+        parts.append(f"{count(len(incomplete), 'file')} not checked completely")
+    return "; ".join(parts)
 
 
-def _count(n: int, noun: str) -> str:
+def count(n: int, noun: str) -> str:
+    """`1 file`, `2 files`: a number and its noun, in the singular for one."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
