@@ -25,7 +25,7 @@ from portkit.findings.document import findings_document
 from portkit.findings.model import Finding, Incomplete, Rule, Severity
 from portkit.findings.rules_doc import rules_markdown
 from portkit.findings.sarif import ArtifactRoot, sarif_document
-from portkit.findings.selection import check_selectors, selectors
+from portkit.findings.selection import check_selectors, family_example, selectors
 from portkit.findings.sources import SourceFiles
 from portkit.findings.text import render_findings, summary
 from portkit.findings.triage import Triage, triage
@@ -38,7 +38,8 @@ __all__ = ["ArtifactRoot", "add_findings_options", "check_findings_options", "ex
 FAIL_ON = ("note", "warning", "error", "never")
 
 
-def add_findings_options(parser: argparse.ArgumentParser) -> None:
+def add_findings_options(parser: argparse.ArgumentParser, rules: Sequence[Rule] = ()) -> None:
+    """The options, their help naming the command's own rules (`rules`; none: no example)."""
     group = parser.add_argument_group("findings")
     group.add_argument(
         "--fail-on",
@@ -57,7 +58,7 @@ def add_findings_options(parser: argparse.ArgumentParser) -> None:
         type=selectors,
         action="extend",
         metavar="ID[,ID...]",
-        help="only these rules; an id or a prefix naming a family (PK1: every PK1xx rule)",
+        help=f"only these rules: ids, or prefixes naming a family{family_example(rules)}",
     )
     group.add_argument(
         "--ignore", type=selectors, action="extend", metavar="ID[,ID...]", help="not these rules (ids or prefixes)"

@@ -59,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--to", dest="to_model", default="LP64", metavar="MODEL", help="where it moves (default LP64)")
     add_source_options(parser)
-    add_findings_options(parser)
+    add_findings_options(parser, RULES)
 
 
 def run(args: argparse.Namespace) -> int:
