@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from portkit.core.errors import BadInput, Exit
-from portkit.core.output import deliver, emit
+from portkit.core.output import deliver, emit, terminal_width
 from portkit.findings.baseline import read_baseline
 from portkit.findings.document import findings_document
 from portkit.findings.model import Finding, Incomplete, Rule, Severity
@@ -121,9 +121,13 @@ def finish(
     else:
         fields = extra([s.finding for s in result.shown]) if callable(extra) else extra
         document = findings_document(schema, fields, result, incomplete)
+        width = terminal_width() if args.output is None else None  # where emit() fits text to a terminal
 
         def render(document: dict[str, Any]) -> list[RenderableType]:
-            shown = render_findings(result, sources, incomplete) if text_findings else [summary(result, incomplete)]
+            if text_findings:
+                shown = render_findings(result, sources, width, incomplete)
+            else:
+                shown = [summary(result, incomplete)]
             return [*(text_header(document) if text_header else ()), *shown]
 
         emit(args.format, document, render, args.output)
