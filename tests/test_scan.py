@@ -360,3 +360,60 @@ def test_errors_name_the_command_once() -> None:
     assert proc.stderr == (
         "portkit: error: scan: nothing to scan: name files or directories to scan, or -p a build directory\n"
     )
+
+
+LONG_LINES = (
+    "#include <stdio.h>\n"
+    "void report(const char *name, long count, long total) "
+    '{ printf("%s: %d of %d items were processed so far\\n", name, count, total); }\n'
+    "int cut(void *p) { return (int) p; }\n"
+)
+
+
+def test_on_an_80_column_terminal_every_line_fits(tmp_path: Path) -> None:
+    from terminal import run_on_terminal
+
+    (tmp_path / "long.c").write_text(LONG_LINES)
+    (tmp_path / "config.c").write_text('#include "config.h"\n' + LONG_LINES)
+    screen = run_on_terminal(["scan", "long.c", "config.c", "--select", "PK2"], columns=80, cwd=tmp_path)
+    assert screen.returncode == 1
+    lines = screen.lines
+    assert [line for line in lines if len(line) > 80] == []
+    assert lines[0].startswith("portkit: warning: config.c:1: 'config.h' file not found")
+    # The quoted line is cut around the caret, which stays under the argument it marks.
+    quoted = [n for n, line in enumerate(lines) if line.startswith("    2 | ")]
+    assert len(quoted) == 2
+    for n in quoted:
+        source, caret = lines[n], lines[n + 1]
+        assert "..." in source
+        assert source[caret.index("^") :].startswith(("count", "total"))
+    piped = scan("long.c", "--select", "PK2", cwd=tmp_path).stdout
+    assert f"    2 | {LONG_LINES.splitlines()[1]}" in piped.splitlines()  # whole in a pipe
+
+
+def test_the_example_on_an_80_column_terminal(tmp_path: Path) -> None:
+    from terminal import run_on_terminal
+
+    screen = run_on_terminal(["scan", "examples/legacy32/src/legacy.c"], columns=80, cwd=ROOT)
+    assert screen.returncode == 1
+    assert [line for line in screen.lines if len(line) > 80] == []
+
+
+@pytest.mark.parametrize("args", [["--list-rules"], ["--help"]])
+def test_rules_and_help_fit_80_columns(args: list[str]) -> None:
+    from terminal import run_on_terminal
+
+    screen = run_on_terminal(["scan", *args], columns=80)
+    assert screen.returncode == 0
+    assert [line for line in screen.lines if len(line) > 80] == []
+
+
+def test_the_rules_list_folds_its_last_column_on_a_terminal_only() -> None:
+    from terminal import run_on_terminal
+
+    lines = run_on_terminal(["scan", "--list-rules"], columns=80).lines
+    first = lines.index(next(line for line in lines if line.startswith("PK101")))
+    finds = lines[0].index("finds")
+    assert lines[first + 1].startswith(" " * finds) and lines[first + 1][finds] != " "  # folded under its column
+    piped = scan("--list-rules").stdout.splitlines()
+    assert len(piped) == 1 + 19 and all(line.startswith("PK") for line in piped[1:])  # one line per rule

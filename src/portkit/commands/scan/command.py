@@ -48,11 +48,11 @@ INCOMPLETE_SHOWN = 3  # files not checked completely named in the text header; J
 SUMMARY = "64-bit portability defects in C/C++ (ILP32 -> LP64 by default), few false alarms"
 EXAMPLES = (
     "examples:\n"
-    "  portkit scan examples/legacy32/                  AArch32 (ILP32) -> AArch64 (LP64)\n"
-    "  portkit scan -p build/ --fail-on error           each file with its own flags, for CI\n"
-    "  portkit scan src/ --to LLP64                     the same code on Win64\n"
-    "  portkit scan src/ --format sarif -o scan.sarif   for code-scanning dashboards\n"
-    "  portkit scan src/ --baseline known.json          only what is new since known.json\n"
+    "  portkit scan examples/legacy32/                 ILP32 (arm) -> LP64 (aarch64)\n"
+    "  portkit scan -p build/ --fail-on error          each file's own flags, for CI\n"
+    "  portkit scan src/ --to LLP64                    the same code on Win64\n"
+    "  portkit scan src/ --format sarif -o scan.sarif  for code-scanning dashboards\n"
+    "  portkit scan src/ --baseline known.json         only what known.json lacks\n"
     "  portkit scan --list-rules"
 )
 
