@@ -417,3 +417,15 @@ def test_the_rules_list_folds_its_last_column_on_a_terminal_only() -> None:
     assert lines[first + 1].startswith(" " * finds) and lines[first + 1][finds] != " "  # folded under its column
     piped = scan("--list-rules").stdout.splitlines()
     assert len(piped) == 1 + 19 and all(line.startswith("PK") for line in piped[1:])  # one line per rule
+
+
+def test_a_build_directory_without_a_database_says_how_to_make_one(tmp_path: Path) -> None:
+    """The help's `portkit scan -p build/` on a build that never wrote compile_commands.json."""
+    (tmp_path / "build").mkdir()
+    proc = scan("-p", "build/", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "portkit: error: -p build/compile_commands.json: no such file (a build directory with compile_commands.json, "
+        "or the file) (hint: CMake writes it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, Meson always; "
+        "for make: bear -- make)\n"
+    )
