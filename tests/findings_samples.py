@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from portkit.core.command import Parser, add_command
-from portkit.findings.model import Finding, Location, Rule, Severity
+from portkit.findings.model import Finding, Incomplete, Location, Rule, Severity
 from portkit.findings.report import add_findings_options, finish
 
 SCHEMA = "portkit.sample/1"
@@ -60,26 +60,38 @@ def finding(
     )
 
 
-def sample_parser(findings: Sequence[Finding], rules: Sequence[Rule] = RULES, extra: dict | None = None) -> Parser:
-    """`portkit sample`, a command as scan would be: add_command with the three formats, the findings options."""
+def sample_parser(
+    findings: Sequence[Finding],
+    rules: Sequence[Rule] = RULES,
+    extra: dict | None = None,
+    incomplete: Sequence[Incomplete] | None = None,
+) -> Parser:
+    """`portkit sample`, a command as scan would be: add_command with the three
+    formats, the findings options; `incomplete`: the inputs it says it did not
+    check completely (None: a command that does not tell)."""
 
     def run(args: argparse.Namespace) -> int:
-        return finish(args, schema=SCHEMA, rules=rules, findings=findings, extra=extra or {})
+        return finish(args, schema=SCHEMA, rules=rules, findings=findings, extra=extra or {}, incomplete=incomplete)
 
     parser = Parser(prog="portkit")
     commands = parser.add_subparsers(parser_class=Parser)
     examples = "examples:\n  portkit sample --format sarif"
     formats = ("text", "json", "sarif")
     command = add_command(commands, "sample", "findings", None, examples, run, runs_on="host", formats=formats)
-    add_findings_options(command)
+    add_findings_options(command, rules)
     return parser
 
 
 def run_sample(
-    findings: Sequence[Finding], *options: str, output: Path, rules: Sequence[Rule] = RULES, extra: dict | None = None
+    findings: Sequence[Finding],
+    *options: str,
+    output: Path,
+    rules: Sequence[Rule] = RULES,
+    extra: dict | None = None,
+    incomplete: Sequence[Incomplete] | None = None,
 ) -> tuple[int, str]:
     """Runs `portkit sample OPTIONS -o OUTPUT`: (exit code, what it wrote)."""
-    args = sample_parser(findings, rules, extra).parse_args(["sample", *options, "-o", str(output)])
+    args = sample_parser(findings, rules, extra, incomplete).parse_args(["sample", *options, "-o", str(output)])
     run: Callable[[argparse.Namespace], int] = args.run
     code = run(args)
     return code, output.read_text(encoding="utf-8")

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from findings_samples import RULES, SCHEMA, finding, run_sample, sample_parser
+from findings_samples import RULES, SCHEMA, finding, rule, run_sample, sample_parser
 from portkit.core.errors import BadInput
 from portkit.findings.baseline import read_baseline
-from portkit.findings.model import Finding, Severity
+from portkit.findings.model import Finding, Rule, Severity
 from portkit.findings.suppression import EVERY_RULE, suppressions_in
 
 ALL = [finding("PK101", line=1), finding("PK102", line=2), finding("PK201", line=3), finding("PK301", line=4)]
@@ -59,9 +59,12 @@ def test_the_document_lists_the_rules_that_ran(tmp_path: Path) -> None:
     [
         (
             ("--select", "PK999,PK101,PK7"),
-            "--select: unknown rule PK999, PK7 (the rules are PK101, PK102, PK201, PK301)",
+            "--select: no rule matches PK999 or PK7; the families are PK1, PK2, PK3 (--list-rules lists every rule)",
         ),
-        (("--ignore", "XY1"), "--ignore: unknown rule XY1 (the rules are PK101, PK102, PK201, PK301)"),
+        (
+            ("--ignore", "XY1"),
+            "--ignore: no rule matches XY1; the families are PK1, PK2, PK3 (--list-rules lists every rule)",
+        ),
     ],
 )
 def test_an_unknown_rule_is_one_line_naming_it(tmp_path: Path, options: tuple[str, ...], message: str) -> None:
@@ -80,8 +83,33 @@ def test_help_lists_the_findings_options(capsys: pytest.CaptureFixture[str]) -> 
         assert option in help_text
 
 
+def select_help(capsys: pytest.CaptureFixture[str], rules: tuple[Rule, ...]) -> str:
+    with pytest.raises(SystemExit):
+        sample_parser([], rules).parse_args(["sample", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split("findings:")[1].split())  # the options' part, unwrapped
+    return help_text[help_text.index("--select ID[,ID...]") : help_text.index("--ignore ID")]
+
+
+def test_the_select_help_names_the_commands_own_family(capsys: pytest.CaptureFixture[str]) -> None:
+    """audit rootfs's rules are PKR1xx...: its help must not offer scan's PK1."""
+    assert "(PK1: every PK1xx rule)" in select_help(capsys, RULES)
+    image_rules = (rule("PKR101", "foreign-architecture", Severity.ERROR, "Architecture"), *RULES[1:])
+    assert "(PKR1: every PKR1xx rule)" in select_help(capsys, image_rules)
+    assert "PK1" not in select_help(capsys, ())
+
+
+def test_a_family_of_another_command_is_refused_naming_this_ones(tmp_path: Path) -> None:
+    image_rules = [rule("PKR101", "a", Severity.ERROR, "Architecture"), rule("PKR201", "b", Severity.NOTE, "Loading")]
+    with pytest.raises(BadInput) as caught:
+        run_sample([], "--select", "PK1", output=tmp_path / "out", rules=image_rules)
+    assert (
+        str(caught.value)
+        == "--select: no rule matches PK1; the families are PKR1, PKR2 (--list-rules lists every rule)"
+    )
+
+
 def test_a_malformed_rule_id_is_a_usage_error() -> None:
-    with pytest.raises(BadInput, match=r"--select: 'PK-1' is not a rule id or prefix \(e.g. PK101 or PK1\)"):
+    with pytest.raises(BadInput, match=r"--select: 'PK-1' is not a rule id or prefix \(letters, then digits"):
         sample_parser(ALL).parse_args(["sample", "--select", "PK101,PK-1"])
 
 
@@ -349,3 +377,23 @@ def test_fail_on_defaults_to_warning_and_counts_only_what_is_shown(tmp_path: Pat
 def test_rules_and_findings_must_agree(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="a finding of PK999, which is not among the command's rules"):
         run_sample([finding("PK999")], output=tmp_path / "out", rules=RULES)
+
+
+@pytest.mark.parametrize(
+    ("mode", "families"), [("rootfs", "PKR1, PKR2, PKR3, PKR4, PKR5, PKR6"), ("kconfig", "PKK1, PKK2, PKK3, PKK4")]
+)
+def test_the_audits_refuse_scans_families_naming_their_own(tmp_path: Path, mode: str, families: str) -> None:
+    """--select PK1 was offered by the audits' help, then refused as "unknown rule PK1"."""
+    import subprocess
+    import sys
+
+    def audit(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "portkit", "audit", mode, *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+    assert "PK1" not in audit("--help").stdout
+    proc = audit(str(tmp_path / "missing"), "--select", "PK1")
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"portkit: error: --select: no rule matches PK1; the families are {families} (--list-rules lists every rule)\n"
+    )

@@ -75,6 +75,73 @@ def test_wide_characters_take_two_columns(tmp_path: Path) -> None:
     assert caret.index("^") == len(source) - len("(long)p;") + 2  # two wide characters: two more cells
 
 
+def on_terminal(tmp_path: Path, findings: list[Finding], width: int) -> str:
+    """The text as a terminal `width` columns wide gets it."""
+    from portkit.core.output import render_text
+    from portkit.findings.sources import SourceFiles
+    from portkit.findings.text import render_findings
+    from portkit.findings.triage import triage
+
+    sources = SourceFiles()
+    result = triage(findings, RULES, select=None, ignore=None, baseline=None, sources=sources, cwd=tmp_path)
+    return render_text(render_findings(result, sources, width), width)
+
+
+LONG = (
+    "x = f(alpha, beta, gamma, delta, epsilon, zeta, eta, theta, iota, kappa, lambda, mu, nu, xi, omicron, "
+    "pi, rho, sigma, tau, upsilon, phi, chi, psi, omega);"
+)
+
+
+def quoted(out: str) -> tuple[str, str]:
+    """The quoted source line and the caret line under it."""
+    lines = out.splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("    1 | "))
+    return lines[at], lines[at + 1]
+
+
+@pytest.mark.parametrize(
+    ("marked", "head", "tail"),
+    [
+        ("f(alpha", "", "..."),  # near the start: the line's start, cut at the end
+        ("omega", "...", ""),  # near the end: the line's end
+        ("omicron", "...", "..."),  # in the middle: around the caret
+        ("beta, gamma, delta, epsilon, zeta, eta, theta, iota, kappa, lambda", "...", "..."),  # wider than the room
+    ],
+)
+def test_on_a_terminal_a_long_line_is_shown_around_the_caret(tmp_path: Path, marked: str, head: str, tail: str) -> None:
+    """A quoted line wider than the terminal would wrap and leave the caret
+    under another column; it is cut, clang-style, to the part around the caret."""
+    (tmp_path / "a.c").write_text(f"    {LONG}\n")
+    column = 5 + LONG.index(marked)
+    out = on_terminal(tmp_path, [finding(line=1, column=column, end_column=column + len(marked))], 60)
+    assert all(len(line) <= 60 for line in out.splitlines())
+    source, caret = quoted(out)
+    assert source.startswith("    1 | " + head) and source.endswith(tail)
+    start = caret.index("^")
+    shown = source[start : len(caret)]
+    assert marked.startswith(shown) and len(shown) >= min(len(marked), 60 - 8 - 6)
+
+
+def test_on_a_terminal_wide_characters_are_cut_whole(tmp_path: Path) -> None:
+    line = "/* " + "長さ" * 20 + " */ l = (long)p;"
+    (tmp_path / "a.c").write_text(line + "\n")
+    column = len(line[: line.index("(long)")].encode()) + 1
+    out = on_terminal(tmp_path, [finding(line=1, column=column, end_column=column + 7)], 50)
+    source, caret = quoted(out)
+    assert source.endswith("(long)p;") and "..." in source
+    wide = source.count("長") + source.count("さ")
+    assert caret.index("^") == len(source) - len("(long)p;") + wide  # each wide character takes two cells
+    assert len(source) + wide <= 50
+
+
+def test_in_a_file_a_long_line_is_whole(tmp_path: Path) -> None:
+    (tmp_path / "a.c").write_text(f"{LONG}\n")
+    out = text_of(tmp_path, [finding(line=1, column=LONG.index("iota") + 1, end_column=LONG.index("iota") + 5)])
+    assert out.splitlines()[1] == f"    1 | {LONG}"
+    assert caret_under(out) == "iota"
+
+
 def test_a_range_over_lines_gets_one_caret(tmp_path: Path) -> None:
     (tmp_path / "a.c").write_text("struct s {\n  long x;\n};\n")
     out = text_of(tmp_path, [finding(line=1, column=1, end_column=2, end_line=3)])

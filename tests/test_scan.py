@@ -203,15 +203,23 @@ def test_hostile_input_is_one_warning_line_each_and_the_rest_is_scanned(tmp_path
     )
     warnings = proc.stderr.splitlines()
     assert all(line.startswith("portkit: warning: ") for line in warnings)
-    for bad in ("binary.c: binary file", "empty.c: empty file", "utf16.c"):
+    for bad in ("binary.c: binary file", "utf16.c"):
         assert sum(bad in line for line in warnings) == 1, (bad, warnings)
+    # Nothing in an empty file is C, and nothing in it is wrong: it is scanned like any other.
+    assert not any("empty.c" in line for line in warnings)
+    # What clang stopped on (nesting past its limit) or never read is not checked completely.
+    incomplete = {Path(item["path"]).name: item["reason"] for item in document["incomplete"]}
+    assert incomplete.keys() == {"binary.c", "utf16.c", "deep.c"}
+    assert incomplete["binary.c"] == "binary file, not C"
 
 
 def test_nothing_scannable_is_exit_2(tmp_path: Path) -> None:
     (tmp_path / "binary.c").write_bytes(b"\x00\x01\x02")
     proc = scan(tmp_path / "binary.c")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr.splitlines()[-1].startswith("portkit: error: scan: no input could be scanned")
+    assert proc.stderr.splitlines()[-1] == (
+        f"portkit: error: scan: no file could be scanned: {tmp_path / 'binary.c'} (binary file, not C)"
+    )
     assert scan(tmp_path / "missing").returncode == 2
 
 
@@ -281,3 +289,143 @@ def test_a_narrowing_inside_a_macro_names_the_narrowed_value(tmp_path: Path) -> 
     assert found(document) == [(6, "PK301"), (7, "PK301")]
     narrowed = "'unsigned long' (4 bytes in ILP32 (arm), 8 in LP64 (aarch64)) narrowed to 'int'"
     assert all(f["message"].startswith(narrowed) for f in document["findings"])
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [("README.md", b"# notes\n"), ("logo.png", b"\x89PNG\r\n\x1a\n" + bytes(64)), ("tool.py", b"print(1)\n")],
+)
+def test_a_named_file_that_is_not_c_says_so(tmp_path: Path, name: str, content: bytes) -> None:
+    (tmp_path / name).write_bytes(content)
+    proc = scan(name, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"portkit: error: scan: nothing to scan: {name}: not C or C++ source "
+        "(scan reads .c, .cc, .cpp, .cxx, .c++, .C, .h, .hh, .hpp, .hxx, .h++, .H files)\n"
+    )
+
+
+def test_a_file_that_is_not_c_beside_others_is_an_error_and_the_report_stands(tmp_path: Path) -> None:
+    (tmp_path / "cut.c").write_text("int cut(void *p) { return (int) p; }\n")
+    (tmp_path / "README.md").write_text("# notes\n")
+    proc = scan("cut.c", "README.md", "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 2  # a usage error outweighs the findings
+    assert proc.stderr.startswith("portkit: error: README.md: not C or C++ source (")
+    document = json.loads(proc.stdout)
+    assert [f["rule"] for f in document["findings"]] == ["PK101"]
+    assert document["inputs"] == 1 and document["problems"][0].startswith("README.md: not C or C++ source")
+
+
+def test_an_empty_file_is_scanned_and_clean(tmp_path: Path) -> None:
+    (tmp_path / "empty.c").write_bytes(b"")
+    proc = scan("empty.c", cwd=tmp_path)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout == "scanned 1 of 1 file for ILP32 (arm) -> LP64 (aarch64)\n\nno findings\n"
+
+
+def test_a_compile_databases_other_languages_are_left_out(tmp_path: Path) -> None:
+    (tmp_path / "a.c").write_text("int x;\n")
+    (tmp_path / "start.S").write_text(".globl _start\n_start:\n")
+    entries = [
+        {"directory": str(tmp_path), "arguments": ["cc", "-c", name], "file": name} for name in ("a.c", "start.S")
+    ]
+    (tmp_path / "compile_commands.json").write_text(json.dumps(entries))
+    code, document = scan_json("-p", ".", cwd=tmp_path)
+    assert (code, document["inputs"], document["scanned"]) == (0, 1, 1)
+
+
+def test_counts_in_the_singular(tmp_path: Path) -> None:
+    (tmp_path / "a.c").write_text("int a = ;\n" * 4)  # four errors: three shown, one counted
+    proc = scan("a.c", cwd=tmp_path)
+    assert proc.stdout.startswith("scanned 1 of 1 file for ")
+    assert proc.stderr.splitlines()[-1] == "portkit: warning: a.c: 1 more error"
+
+
+def test_nothing_to_scan_counts_the_other_problems(tmp_path: Path) -> None:
+    proc = scan("a.md", "b.md", cwd=tmp_path)
+    assert proc.stderr == (
+        "portkit: error: scan: nothing to scan: a.md: no such file or directory (and 1 more problem)\n"
+    )
+
+
+def test_a_directory_for_output_is_one_line(tmp_path: Path) -> None:
+    proc = scan(ROOT / "examples" / "legacy32", "-o", tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == f"portkit: error: -o {tmp_path}: is a directory (give a file name)\n"
+
+
+def test_errors_name_the_command_once() -> None:
+    """cli adds `portkit: error: `; a message of scan's own says `scan: `, never `portkit scan: `."""
+    proc = scan()
+    assert proc.stderr == (
+        "portkit: error: scan: nothing to scan: name files or directories to scan, or -p a build directory\n"
+    )
+
+
+LONG_LINES = (
+    "#include <stdio.h>\n"
+    "void report(const char *name, long count, long total) "
+    '{ printf("%s: %d of %d items were processed so far\\n", name, count, total); }\n'
+    "int cut(void *p) { return (int) p; }\n"
+)
+
+
+def test_on_an_80_column_terminal_every_line_fits(tmp_path: Path) -> None:
+    from terminal import run_on_terminal
+
+    (tmp_path / "long.c").write_text(LONG_LINES)
+    (tmp_path / "config.c").write_text('#include "config.h"\n' + LONG_LINES)
+    screen = run_on_terminal(["scan", "long.c", "config.c", "--select", "PK2"], columns=80, cwd=tmp_path)
+    assert screen.returncode == 1
+    lines = screen.lines
+    assert [line for line in lines if len(line) > 80] == []
+    assert lines[0].startswith("portkit: warning: config.c:1: 'config.h' file not found")
+    # The quoted line is cut around the caret, which stays under the argument it marks.
+    quoted = [n for n, line in enumerate(lines) if line.startswith("    2 | ")]
+    assert len(quoted) == 2
+    for n in quoted:
+        source, caret = lines[n], lines[n + 1]
+        assert "..." in source
+        assert source[caret.index("^") :].startswith(("count", "total"))
+    piped = scan("long.c", "--select", "PK2", cwd=tmp_path).stdout
+    assert f"    2 | {LONG_LINES.splitlines()[1]}" in piped.splitlines()  # whole in a pipe
+
+
+def test_the_example_on_an_80_column_terminal(tmp_path: Path) -> None:
+    from terminal import run_on_terminal
+
+    screen = run_on_terminal(["scan", "examples/legacy32/src/legacy.c"], columns=80, cwd=ROOT)
+    assert screen.returncode == 1
+    assert [line for line in screen.lines if len(line) > 80] == []
+
+
+@pytest.mark.parametrize("args", [["--list-rules"], ["--help"]])
+def test_rules_and_help_fit_80_columns(args: list[str]) -> None:
+    from terminal import run_on_terminal
+
+    screen = run_on_terminal(["scan", *args], columns=80)
+    assert screen.returncode == 0
+    assert [line for line in screen.lines if len(line) > 80] == []
+
+
+def test_the_rules_list_folds_its_last_column_on_a_terminal_only() -> None:
+    from terminal import run_on_terminal
+
+    lines = run_on_terminal(["scan", "--list-rules"], columns=80).lines
+    first = lines.index(next(line for line in lines if line.startswith("PK101")))
+    finds = lines[0].index("finds")
+    assert lines[first + 1].startswith(" " * finds) and lines[first + 1][finds] != " "  # folded under its column
+    piped = scan("--list-rules").stdout.splitlines()
+    assert len(piped) == 1 + 19 and all(line.startswith("PK") for line in piped[1:])  # one line per rule
+
+
+def test_a_build_directory_without_a_database_says_how_to_make_one(tmp_path: Path) -> None:
+    """The help's `portkit scan -p build/` on a build that never wrote compile_commands.json."""
+    (tmp_path / "build").mkdir()
+    proc = scan("-p", "build/", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "portkit: error: -p build/compile_commands.json: no such file (a build directory with compile_commands.json, "
+        "or the file) (hint: CMake writes it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, Meson always; "
+        "for make: bear -- make)\n"
+    )

@@ -89,7 +89,10 @@ def _check(path: Path) -> None:
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise BadInput(f"-p {path}: no such file (a build directory with {NAME}, or the file)") from None
+        raise BadInput(
+            f"-p {path}: no such file (a build directory with {NAME}, or the file)",
+            hint="CMake writes it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, Meson always; for make: bear -- make",
+        ) from None
     except OSError as err:
         raise BadInput(f"-p {path}: {err.strerror}") from None
     except (UnicodeDecodeError, ValueError) as err:

@@ -118,6 +118,7 @@ class Problem:
     file: str
     line: int
     message: str
+    fatal: bool = False  # clang stopped checking here (a missing #include): what follows is not diagnosed
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
@@ -148,5 +149,6 @@ def parse(
     for diag in tu.diagnostics:
         if diag.severity >= ci.Diagnostic.Error:
             loc = diag.location
-            errors.append(Problem(loc.file.name if loc.file else path, loc.line, diag.spelling))
+            fatal = diag.severity >= ci.Diagnostic.Fatal
+            errors.append(Problem(loc.file.name if loc.file else path, loc.line, diag.spelling, fatal))
     return tu, errors

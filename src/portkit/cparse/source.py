@@ -9,8 +9,9 @@ from portkit.core.errors import BadInput
 MAX_BYTES = 64 * 1024 * 1024  # a source or header beyond this is not one
 
 
-def read_source(path: Path) -> str:
-    """The file's text (UTF-8, else Latin-1, as compilers accept either)."""
+def read_source(path: Path, *, empty_ok: bool = False) -> str:
+    """The file's text (UTF-8, else Latin-1, as compilers accept either); an
+    empty one is refused unless empty_ok (a C file with nothing in it is valid)."""
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
@@ -23,7 +24,7 @@ def read_source(path: Path) -> str:
     if looks_binary(data):
         raise BadInput(f"{path}: binary file, not C")
     text, _ = decode_source(data)
-    if not text.strip():
+    if not text.strip() and not empty_ok:
         raise BadInput(f"{path}: empty file")
     return text
 

@@ -124,6 +124,26 @@ class Finding:
         )
 
 
+@dataclass(frozen=True)
+class Incomplete:
+    """An input the command could not check completely: a file whose parse
+    stopped at a missing #include, or that was not parsed at all. Its absence
+    of findings proves nothing, so it fails the run like an error (--fail-on)
+    and SARIF marks the run unsuccessful. `line`: where checking stopped in
+    `path` (0: the file as a whole)."""
+
+    path: str
+    reason: str  # "config.h not found"
+    line: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "reason": self.reason}
+
+    def __str__(self) -> str:
+        """`a.c (config.h not found)`: how a summary names it."""
+        return f"{self.path} ({self.reason})"
+
+
 def _object(data: object, what: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadInput(f"{what}: not a JSON object")

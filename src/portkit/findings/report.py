@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from portkit.core.errors import BadInput, Exit
-from portkit.core.output import deliver, emit
+from portkit.core.output import deliver, emit, terminal_width
 from portkit.findings.baseline import read_baseline
 from portkit.findings.document import findings_document
-from portkit.findings.model import Finding, Rule, Severity
+from portkit.findings.model import Finding, Incomplete, Rule, Severity
 from portkit.findings.rules_doc import rules_markdown
 from portkit.findings.sarif import ArtifactRoot, sarif_document
-from portkit.findings.selection import check_selectors, selectors
+from portkit.findings.selection import check_selectors, family_example, selectors
 from portkit.findings.sources import SourceFiles
 from portkit.findings.text import render_findings, summary
 from portkit.findings.triage import Triage, triage
@@ -38,7 +38,8 @@ __all__ = ["ArtifactRoot", "add_findings_options", "check_findings_options", "ex
 FAIL_ON = ("note", "warning", "error", "never")
 
 
-def add_findings_options(parser: argparse.ArgumentParser) -> None:
+def add_findings_options(parser: argparse.ArgumentParser, rules: Sequence[Rule] = ()) -> None:
+    """The options, their help naming the command's own rules (`rules`; none: no example)."""
     group = parser.add_argument_group("findings")
     group.add_argument(
         "--fail-on",
@@ -57,7 +58,7 @@ def add_findings_options(parser: argparse.ArgumentParser) -> None:
         type=selectors,
         action="extend",
         metavar="ID[,ID...]",
-        help="only these rules; an id or a prefix naming a family (PK1: every PK1xx rule)",
+        help=f"only these rules: ids, or prefixes naming a family{family_example(rules)}",
     )
     group.add_argument(
         "--ignore", type=selectors, action="extend", metavar="ID[,ID...]", help="not these rules (ids or prefixes)"
@@ -89,6 +90,7 @@ def finish(
     text_header: Callable[[dict[str, Any]], Iterable[RenderableType]] | None = None,
     text_findings: bool = True,
     root: ArtifactRoot | None = None,
+    incomplete: Sequence[Incomplete] | None = None,
 ) -> int:
     """Shows the findings in args.format on args.output and returns the exit
     code per --fail-on. `extra`: the command's own fields of the JSON
@@ -98,7 +100,10 @@ def finish(
     text_findings=False leaves text output the header and the summary line,
     for a command whose header already shows every finding (audit kconfig's
     table). `root`: the findings' paths are relative to it (an image), not to
-    the working directory; no file is read for their text."""
+    the working directory; no file is read for their text. `incomplete`: the
+    inputs not checked completely, for a command that tracks them: listed in
+    JSON and SARIF, counted in the summary line, and they fail the run as an
+    error would (exit 1 unless --fail-on never)."""
     check_findings_options(args, schema=schema, rules=rules)
     cwd = Path.cwd()
     sources = SourceFiles(read=root is None)
@@ -112,22 +117,29 @@ def finish(
         cwd=cwd,
     )
     if args.format == "sarif":
-        deliver(json.dumps(sarif_document(result, sources, cwd, root), indent=2) + "\n", args.output)
+        deliver(json.dumps(sarif_document(result, sources, cwd, root, incomplete), indent=2) + "\n", args.output)
     else:
         fields = extra([s.finding for s in result.shown]) if callable(extra) else extra
-        document = findings_document(schema, fields, result)
+        document = findings_document(schema, fields, result, incomplete)
+        width = terminal_width() if args.output is None else None  # where emit() fits text to a terminal
 
         def render(document: dict[str, Any]) -> list[RenderableType]:
-            shown = render_findings(result, sources) if text_findings else [summary(result)]
+            if text_findings:
+                shown = render_findings(result, sources, width, incomplete)
+            else:
+                shown = [summary(result, incomplete)]
             return [*(text_header(document) if text_header else ()), *shown]
 
         emit(args.format, document, render, args.output)
-    return exit_code(result, args.fail_on)
+    return exit_code(result, args.fail_on, incomplete)
 
 
-def exit_code(result: Triage, fail_on: str) -> Exit:
-    """FINDINGS when a shown finding is at least as severe as --fail-on, else OK."""
+def exit_code(result: Triage, fail_on: str, incomplete: Sequence[Incomplete] | None = None) -> Exit:
+    """FINDINGS when a shown finding is at least as severe as --fail-on, or
+    an input was not checked completely (an error: its findings may be
+    missing), else OK; always OK for --fail-on never."""
     if fail_on == "never":
         return Exit.OK
     threshold = Severity.from_label(fail_on)
-    return Exit.FINDINGS if any(s.finding.severity >= threshold for s in result.shown) else Exit.OK
+    failed = incomplete or any(s.finding.severity >= threshold for s in result.shown)
+    return Exit.FINDINGS if failed else Exit.OK

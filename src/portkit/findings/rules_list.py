@@ -26,7 +26,7 @@ def rules_table(document: dict) -> list:
     from portkit.core.output import columns
 
     rows = [[r["id"], r["severity"], r["name"], r["summary"]] for r in document["rules"]]
-    return [columns(["rule", "severity", "name", "finds"], rows)]
+    return [columns(["rule", "severity", "name", "finds"], rows, wrap=3)]  # the summary folds on a terminal
 
 
 def list_rules(

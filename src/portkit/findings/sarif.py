@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from urllib.parse import quote
 
 from portkit import __version__
 from portkit.findings.baseline import SARIF_FINGERPRINT_KEY
-from portkit.findings.model import Finding, Location, Rule
+from portkit.findings.model import Finding, Incomplete, Location, Rule
 from portkit.findings.rules_doc import rule_help_markdown, rule_help_text
 from portkit.findings.sources import SourceFile, SourceFiles, relative_to
 from portkit.findings.triage import Triage
@@ -30,7 +31,16 @@ class ArtifactRoot:
     description: str
 
 
-def sarif_document(result: Triage, sources: SourceFiles, cwd: Path, root: ArtifactRoot | None = None) -> dict[str, Any]:
+def sarif_document(
+    result: Triage,
+    sources: SourceFiles,
+    cwd: Path,
+    root: ArtifactRoot | None = None,
+    incomplete: Sequence[Incomplete] | None = None,
+) -> dict[str, Any]:
+    """The run's results; with `incomplete` (a command that tracks which
+    inputs it checked completely) also its invocation: unsuccessful, with
+    an error notification at each input not checked completely."""
     index = {rule.id: n for n, rule in enumerate(result.rules)}
     if root is None:
         bases: dict[str, Any] = {SOURCE_ROOT: {"uri": cwd.as_uri().rstrip("/") + "/"}}
@@ -38,23 +48,38 @@ def sarif_document(result: Triage, sources: SourceFiles, cwd: Path, root: Artifa
         bases = {root.base_id: {"description": {"text": root.description}}}
         if root.uri is not None:
             bases[root.base_id]["uri"] = root.uri
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {"driver": {"name": "portkit", "version": __version__, "rules": _rules(result.rules)}},
-                "originalUriBaseIds": bases,
-                # clang counts columns in bytes, which SARIF cannot express;
-                # they are turned into characters through each file's text.
-                "columnKind": "unicodeCodePoints",
-                "results": [
-                    _result(s.finding, s.fingerprint, index[s.finding.rule], sources, cwd, root) for s in result.shown
-                ],
-                "properties": {"suppressed": result.suppressed, "baselined": result.baselined},
-            }
-        ],
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "portkit", "version": __version__, "rules": _rules(result.rules)}},
+        "originalUriBaseIds": bases,
+        # clang counts columns in bytes, which SARIF cannot express;
+        # they are turned into characters through each file's text.
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(s.finding, s.fingerprint, index[s.finding.rule], sources, cwd, root) for s in result.shown],
+        "properties": {"suppressed": result.suppressed, "baselined": result.baselined},
     }
+    if incomplete is not None:
+        run["invocations"] = [_invocation(incomplete, sources, cwd, root)]
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _invocation(
+    incomplete: Sequence[Incomplete], sources: SourceFiles, cwd: Path, root: ArtifactRoot | None
+) -> dict[str, Any]:
+    invocation: dict[str, Any] = {"executionSuccessful": not incomplete}
+    if incomplete:
+        invocation["toolExecutionNotifications"] = [
+            {
+                "level": "error",
+                "message": {"text": f"{item.path} was not checked completely: {item.reason}"},
+                "locations": [{"physicalLocation": _physical(_where(item), sources.get(item.path), cwd, root)}],
+            }
+            for item in incomplete
+        ]
+    return invocation
+
+
+def _where(item: Incomplete) -> Location:
+    return Location(item.path, item.line, 0, item.line, 0)
 
 
 def _rules(rules: list[Rule]) -> list[dict[str, Any]]:

@@ -36,3 +36,7 @@ class Check:
     # which the target's preprocessor drops) is what must be rewritten; a
     # branch already written for the target is not.
     at_home: bool = False
+    # Not run in a unit whose parse stopped at a fatal error (a missing
+    # #include): what it would find there is the missing header's doing
+    # (a function that header declares looks undeclared), not the code's.
+    needs_every_header: bool = False

@@ -5,41 +5,54 @@ type": long and pointers, implicit sign extension, magic numbers, time_t).
 Every translation unit is parsed once for the target ABI, in worker processes
 (-j N); each rule fires only where the types involved really change width
 between the two data models (--from ILP32 --to LP64 by default: AArch32 to
-AArch64). Rules: `portkit scan --list-rules`, docs/rules.md."""
+AArch64). Rules: `portkit scan --list-rules`, docs/rules.md.
+
+A file clang could not read to its end (an #include not found, as before
+./configure: nothing after it is checked) or at all is "incomplete": named
+in the report, and it fails the scan as an error would.
+
+exit status: 0 every file scanned completely, no finding at or above
+--fail-on; 1 findings at or above --fail-on, or an incomplete file (0 for
+both with --fail-on never); 2 bad usage, or an operand that is no C or C++
+file (the report of the others stands)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from portkit.commands.scan.engine import ScanJob, Scanned, scan_unit
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
+from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, resolve_abi
 from portkit.commands.scan.rules import RULES
 from portkit.core.command import add_command
-from portkit.core.errors import BadInput
+from portkit.core.errors import BadInput, Exit
 from portkit.core.output import warn
 from portkit.core.progress import StatusLine
 from portkit.core.workers import Failed
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
 from portkit.cparse.parse import parse_in_workers
 from portkit.cparse.source import read_source
-from portkit.findings.model import Finding
+from portkit.findings.model import Finding, Incomplete
 from portkit.findings.report import add_findings_options, check_findings_options, finish
 from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.selection import active_rules
+from portkit.findings.text import count
 
 SCHEMA = "portkit.scan/1"
 ERRORS_SHOWN = 3  # clang errors per file; the rest are counted
+INCOMPLETE_SHOWN = 3  # files not checked completely named in the text header; JSON has them all
 SUMMARY = "64-bit portability defects in C/C++ (ILP32 -> LP64 by default), few false alarms"
 EXAMPLES = (
     "examples:\n"
-    "  portkit scan examples/legacy32/                  AArch32 (ILP32) -> AArch64 (LP64)\n"
-    "  portkit scan -p build/ --fail-on error           each file with its own flags, for CI\n"
-    "  portkit scan src/ --to LLP64                     the same code on Win64\n"
-    "  portkit scan src/ --format sarif -o scan.sarif   for code-scanning dashboards\n"
-    "  portkit scan src/ --baseline known.json          only what is new since known.json\n"
+    "  portkit scan examples/legacy32/                 ILP32 (arm) -> LP64 (aarch64)\n"
+    "  portkit scan -p build/ --fail-on error          each file's own flags, for CI\n"
+    "  portkit scan src/ --to LLP64                    the same code on Win64\n"
+    "  portkit scan src/ --format sarif -o scan.sarif  for code-scanning dashboards\n"
+    "  portkit scan src/ --baseline known.json         only what known.json lacks\n"
     "  portkit scan --list-rules"
 )
 
@@ -59,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--to", dest="to_model", default="LP64", metavar="MODEL", help="where it moves (default LP64)")
     add_source_options(parser)
-    add_findings_options(parser)
+    add_findings_options(parser, RULES)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,67 +83,95 @@ def run(args: argparse.Namespace) -> int:
     if source.name == target.name and source.flags == target.flags:
         raise BadInput(f"--from and --to are the same ABI ({source.name}): nothing can change between them")
     check_sysroot(args)
-    problems: list[str] = []
-    found = units(args.inputs, args.compile_commands, given_flags(args), problems)
-    require_some(found, problems)
+    problems: list[str] = []  # warnings: clang's errors, unreadable files
+    refused: list[str] = []  # operands that are no C or C++ file: errors
+    found = units(args.inputs, args.compile_commands, given_flags(args), problems, refused)
+    require_some(found, refused + problems)
     pair = probe_pair(source, target, args.sysroot)
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
-    work = _jobs(found, pair, active, args.sysroot, problems)
+    incomplete: list[Incomplete] = []
+    work = _jobs(found, pair, active, args.sysroot, problems, incomplete)
     with StatusLine(quiet=args.quiet) as status:
         outcomes = parse_in_workers(scan_unit, work, jobs(args), parse_timeout(args), _files_done(status, work))
-    findings, scanned = _gather(work, outcomes, problems)
+    findings, scanned = _gather(work, outcomes, problems, incomplete)
     problems[:] = dict.fromkeys(problems)  # a header's error, met through every unit that includes it, once
     for line in problems:
         warn(line)
+    for line in refused:
+        print(f"portkit: error: {line}", file=sys.stderr)
     if scanned == 0:
-        raise BadInput(f"scan: no input could be scanned ({len(problems)} problems, the first above)")
+        more = f" (and {count(len(incomplete) - 1, 'more file')}, above)" if len(incomplete) > 1 else ""
+        raise BadInput(f"scan: no file could be scanned: {incomplete[0]}{more}")
+    incomplete.sort(key=lambda item: item.path)
     extra = {
         "models": {"from": _model_json(pair.source.abi), "to": _model_json(pair.target.abi)},
         "inputs": len(found),
         "scanned": scanned,
-        "problems": problems,
+        "problems": refused + problems,
     }
-    return finish(args, schema=SCHEMA, rules=RULES, findings=findings, extra=extra, text_header=header)
+    code = finish(
+        args, schema=SCHEMA, rules=RULES, findings=findings, extra=extra, text_header=header, incomplete=incomplete
+    )
+    return Exit.USAGE if refused else code  # the report stands, but an operand was not C
 
 
 def header(document: dict) -> list[str]:
-    models = document["models"]
-    return [
-        f"scanned {document['scanned']} of {document['inputs']} files for {models['from']['data_model']} "
-        f"({models['from']['name']}) -> {models['to']['data_model']} ({models['to']['name']})",
-        "",
-    ]
+    """`scanned 2 of 3 files completely for ILP32 (arm) -> LP64 (aarch64); 1 incomplete: a.c (config.h not found)`."""
+    source, target = document["models"]["from"], document["models"]["to"]
+    direction = f"{source['data_model']} ({source['name']}) -> {target['data_model']} ({target['name']})"
+    incomplete = [Incomplete(**item) for item in document["incomplete"]]
+    inputs = document["inputs"]
+    if not incomplete:
+        return [f"scanned {inputs} of {count(inputs, 'file')} for {direction}", ""]
+    scanned = f"scanned {inputs - len(incomplete)} of {count(inputs, 'file')} completely for {direction}"
+    return [f"{scanned}; {len(incomplete)} incomplete: {listed(incomplete)}", ""]
+
+
+def listed(incomplete: Sequence[Incomplete]) -> str:
+    """`a.c (config.h not found), b.c (...), c.c (...) and 4 more (--format json lists them all)`."""
+    shown = ", ".join(map(str, incomplete[:INCOMPLETE_SHOWN]))
+    more = len(incomplete) - INCOMPLETE_SHOWN
+    return shown + (f" and {more} more (--format json lists them all)" if more > 0 else "")
 
 
 def _jobs(
-    found: Sequence[TranslationUnit], pair: ModelPair, rules: frozenset[str], sysroot: Path | None, problems: list[str]
+    found: Sequence[TranslationUnit],
+    pair: ModelPair,
+    rules: frozenset[str],
+    sysroot: Path | None,
+    problems: list[str],
+    incomplete: list[Incomplete],
 ) -> list[ScanJob]:
     work = []
     for unit in found:
         try:
-            text = read_source(unit.path)
-        except BadInput as err:
+            text = read_source(unit.path, empty_ok=True)
+        except BadInput as err:  # "PATH: reason"
             problems.append(str(err))
+            incomplete.append(Incomplete(shown_path(str(unit.path)), str(err).removeprefix(f"{unit.path}: ")))
             continue
         work.append(ScanJob(unit.path, text, unit.flags, pair, sysroot, rules))
     return work
 
 
 def _gather(
-    work: Sequence[ScanJob], outcomes: Sequence[Scanned | Failed], problems: list[str]
+    work: Sequence[ScanJob], outcomes: Sequence[Scanned | Failed], problems: list[str], incomplete: list[Incomplete]
 ) -> tuple[list[Finding], int]:
-    """Findings of every unit, those in a shared header once; the units that
-    could not be scanned and clang's errors as problems."""
+    """Findings of every unit, those in a shared header once; clang's errors
+    as problems; the units not checked completely, and why."""
     seen: dict[tuple, Finding] = {}
     scanned = 0
     for job, outcome in zip(work, outcomes, strict=True):
         if isinstance(outcome, Failed):
             problems.append(f"{job.path}: the parser {outcome.reason}")
+            incomplete.append(Incomplete(shown_path(str(job.path)), f"the parser {outcome.reason}"))
             continue
         for error in outcome.errors[:ERRORS_SHOWN]:
             problems.append(str(error))
         if len(outcome.errors) > ERRORS_SHOWN:
-            problems.append(f"{job.path}: {len(outcome.errors) - ERRORS_SHOWN} more errors")
+            problems.append(f"{job.path}: {count(len(outcome.errors) - ERRORS_SHOWN, 'more error')}")
+        if outcome.incomplete is not None:
+            incomplete.append(outcome.incomplete)
         if not outcome.parsed:
             continue
         scanned += 1

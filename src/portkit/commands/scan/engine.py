@@ -9,6 +9,7 @@ callback (the bindings' get_children() would build a list per node, about
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,13 +17,14 @@ from pathlib import Path
 
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.home import Home
+from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
-from portkit.cparse.libclang import cindex
+from portkit.cparse.libclang import cindex, inclusions
 from portkit.cparse.parse import Problem, parse
-from portkit.findings.model import Finding
+from portkit.findings.model import Finding, Incomplete, Rule
 
 RECURSE = 2  # CXChildVisit_Recurse
 EXPRESSIONS = (100, 200)  # CXCursor_FirstExpr .. the first statement kind: a type reference is no value
@@ -30,6 +32,7 @@ BREAK = 0  # CXChildVisit_Break
 # Warnings the rules do not ask for stay off: -Wno-everything, then the ones they do.
 QUIET = ("-Wno-everything",)
 DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
+MISSING_HEADER = re.compile(r"'(.+)' file not found")  # clang's fatal error for an #include it cannot find
 # A file that may hold architecture-specific code, worth a look as the source ABI sees it.
 ARCH_SPECIFIC = re.compile(
     r"\basm\b|__asm|arm_neon|arm_acle|intrin\.h|__builtin_(?:arm|aarch64|ia32|neon|mips)_|__arm_"
@@ -53,6 +56,7 @@ class Scanned:
     findings: list[Finding] = field(default_factory=list)
     errors: list[Problem] = field(default_factory=list)  # what clang could not make sense of
     parsed: bool = False
+    incomplete: Incomplete | None = None  # why the unit was not checked completely
 
 
 def scan_unit(job: ScanJob) -> Scanned:
@@ -61,8 +65,17 @@ def scan_unit(job: ScanJob) -> Scanned:
     warnings = sorted({option for c in checks for option in c.diagnostics})
     flags = _flags(job.flags, job.pair.target.abi.triple) + list(QUIET) + warnings
     tu, errors = parse(str(job.path), job.pair.target.abi, flags, job.sysroot, job.text, bodies=True)
+    path = shown_path(str(job.path))
     if tu is None:
-        return Scanned(errors=errors)
+        return Scanned(errors=errors, incomplete=Incomplete(path, errors[0].message if errors else "not parsed"))
+    fatal = next((e for e in errors if e.fatal), None)
+    incomplete = None
+    if fatal is not None:
+        # clang reports nothing after a fatal error, so the rules that read its
+        # diagnostics miss what follows; those that need every header do not run.
+        skipped = [c for c in checks if c.needs_every_header]
+        checks = [c for c in checks if not c.needs_every_header]
+        incomplete = _stopped(ci, tu, path, fatal, [c.rule for c in skipped])
     source = job.pair.source.abi
     home_flags = [*_flags(job.flags, source.triple), "-w"]
     home = Home(ci, job.pair, lambda: parse(str(job.path), source, home_flags, job.sysroot, job.text, bodies=True)[0])
@@ -77,8 +90,39 @@ def scan_unit(job: ScanJob) -> Scanned:
             _scan(home_unit, at_home)
             unit.findings += [f for f in home_unit.findings if f not in unit.findings]
     except Exception as err:  # a rule tripped over this file's AST: say so, keep what was found
-        errors.append(Problem(str(job.path), 0, f"portkit's rules failed here ({type(err).__name__}: {err})"))
-    return Scanned(unit.findings, errors, True)
+        reason = f"portkit's rules failed here ({type(err).__name__}: {err})"
+        errors.append(Problem(str(job.path), 0, reason))
+        incomplete = incomplete or Incomplete(path, reason)
+    return Scanned(unit.findings, errors, True, incomplete)
+
+
+def _stopped(ci, tu, path: str, fatal: Problem, skipped: Sequence[Rule]) -> Incomplete:
+    """Why and where clang stopped checking the unit: `config.h not found`
+    at its line, or at the unit's #include that led to the header where it
+    stopped; and the rules that did not run because of it."""
+    missing = MISSING_HEADER.fullmatch(fatal.message)
+    reason = f"{missing[1]} not found" if missing else fatal.message
+    line = fatal.line
+    if shown_path(fatal.file) != path:
+        reason += f" (in {shown_path(fatal.file)}:{fatal.line})"
+        line = _included_at(ci, tu, fatal.file, path)
+    if skipped:
+        reason += f"; {', '.join(rule.id for rule in skipped)} not checked"
+    return Incomplete(path, reason, line)
+
+
+def _included_at(ci, tu, header: str, path: str) -> int:
+    """The line of the unit's own #include through which `header` came in (0: not found)."""
+    included_from = {os.path.normpath(i.header): i for i in inclusions(ci, tu)}
+    seen = set()
+    current = os.path.normpath(header)
+    while current in included_from and current not in seen:
+        seen.add(current)
+        inclusion = included_from[current]
+        if shown_path(inclusion.file) == path:
+            return inclusion.line
+        current = os.path.normpath(inclusion.file)
+    return 0
 
 
 def _flags(flags: Sequence[str], triple: str) -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from portkit.core.errors import BadInput
 from portkit.cparse.compdb import CompileDatabase
+from portkit.findings.text import count
 
 SOURCES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".C")
 HEADERS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".H")
@@ -24,31 +25,40 @@ class TranslationUnit:
 
 
 def units(
-    inputs: Sequence[Path], database: Path | None, given_flags: Sequence[str], problems: list[str]
+    inputs: Sequence[Path], database: Path | None, given_flags: Sequence[str], problems: list[str], refused: list[str]
 ) -> list[TranslationUnit]:
     """The translation units to scan, in a stable order, each once. Headers
     are scanned through the sources that include them; a header is its own
     unit only when named, or when a directory holds no sources at all.
-    An input that does not exist is a problem, and the rest goes on."""
+    An operand that does not exist or is not named as C or C++ is refused (a
+    usage error), a directory without C a problem; the rest goes on. A
+    database's entries for other languages (assembly, Objective-C) are left out."""
     db = CompileDatabase(database) if database is not None else None
     flags_for: Callable[[Path], list[str]] = (
         (lambda p: [*given_flags, *db.flags_for(p)]) if db else (lambda _: list(given_flags))
     )
     paths: list[Path] = []
     if not inputs and db is not None:
-        paths = [Path(f) for f in db.files()]
+        paths = [Path(f) for f in db.files() if is_c_or_cxx(f)]
     for item in inputs:
         if item.is_dir():
             found = _sources_below(item)
             if not found:
                 problems.append(f"{item}: no C or C++ files below it")
             paths += found
-        elif item.exists() or item.is_symlink():
-            paths.append(item)
+        elif not (item.exists() or item.is_symlink()):
+            refused.append(f"{item}: no such file or directory")
+        elif not is_c_or_cxx(item.name):
+            refused.append(f"{item}: not C or C++ source (scan reads {', '.join(SOURCES + HEADERS)} files)")
         else:
-            problems.append(f"{item}: no such file or directory")
+            paths.append(item)
     unique = list(dict.fromkeys(paths))
     return [TranslationUnit(p, tuple(flags_for(p))) for p in unique]
+
+
+def is_c_or_cxx(name: str) -> bool:
+    """Named as a C or C++ source or header, as compilers tell the language."""
+    return name.endswith(SOURCES + HEADERS)
 
 
 def _sources_below(root: Path) -> list[Path]:
@@ -68,4 +78,5 @@ def _sources_below(root: Path) -> list[Path]:
 def require_some(units_found: Sequence[TranslationUnit], problems: Sequence[str]) -> None:
     if not units_found:
         first = problems[0] if problems else "name files or directories to scan, or -p a build directory"
-        raise BadInput(f"scan: nothing to scan: {first}")
+        more = f" (and {count(len(problems) - 1, 'more problem')})" if len(problems) > 1 else ""
+        raise BadInput(f"scan: nothing to scan: {first}{more}")

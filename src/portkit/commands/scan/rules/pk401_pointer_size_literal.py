@@ -12,7 +12,8 @@ RULE = Rule(
     name="pointer-size-literal",
     severity=Severity.WARNING,
     family="Magic numbers",
-    summary="The literal 4 as the size of a pointer or long in malloc/calloc/realloc/memcpy/memset sizes.",
+    summary="The literal 4 for the size of a pointer or long, in a size given to malloc, calloc, realloc, memcpy "
+    "or memset.",
     why=(
         "On ILP32 a pointer and a long take 4 bytes, and code often wrote that number instead of "
         "sizeof. On LP64 they take 8: the buffer is half as large as the elements need, and memcpy "

@@ -67,4 +67,5 @@ CHECK = Check(
     nodes={"CALL_EXPR": on_call},
     diagnostics={"-Wimplicit-function-declaration": on_diagnostic},
     conversions=on_conversion,
+    needs_every_header=True,
 )
