@@ -49,7 +49,8 @@ def numpy_percentiles(values: numpy.ndarray, bucket_ns: int, limit_ns: int) -> d
     result = {}
     for name in PERCENTILES:
         value = int(numpy.percentile(values, float(name) - NUMPY_Q_NUDGE, method="inverted_cdf"))
-        result[name] = int(values.max()) if value >= limit_ns else (value // bucket_ns + 1) * bucket_ns
+        edge = int(values.max()) if value >= limit_ns else (value // bucket_ns + 1) * bucket_ns
+        result[name] = min(edge, int(values.max()))  # a percentile is never above the largest sample
     return result
 
 

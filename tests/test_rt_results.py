@@ -125,3 +125,18 @@ def test_import_goes_on_past_a_bad_file(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert [line for line in proc.stderr.splitlines() if "noise.txt" in line] == proc.stderr.splitlines()
     assert (tmp_path / "out" / "hist-h400.json").exists()
+
+
+def test_an_average_the_file_gives_is_shown(tmp_path: Path) -> None:
+    # cyclictest's own Avg where the histogram cannot give the mean (it overflowed), and JSON's "avg".
+    files = (DATA / "hist-h5-overflows.txt", DATA / "json-nohist.json")
+    assert portkit("import", *files, "-o", tmp_path).returncode == 0
+    rows = {r["name"]: r for r in json.loads(portkit("table", tmp_path, "--format", "json").stdout)["rows"]}
+    for name in ("hist-h5-overflows", "json-nohist"):
+        threads = json.loads((tmp_path / f"{name}.json").read_text())["threads"]
+        samples = sum(t["samples"] for t in threads)
+        pooled = sum(t["samples"] * t["mean_ns"] for t in threads) / samples
+        assert rows[name]["mean_ns"] is not None and abs(rows[name]["mean_ns"] - pooled) <= 0.5
+        assert rows[name]["stddev_ns"] is None  # what the file cannot tell stays unknown
+
+
