@@ -16,11 +16,11 @@ results into the same model.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from portkit.commands.rt import compare, table
+from portkit.commands.rt.importing import import_results
 from portkit.commands.rt.results import read_results
 from portkit.commands.rt.study import (
     LOADS,
@@ -198,7 +198,11 @@ def _import_mode(modes: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--as", dest="forced", metavar="FORMAT", help="the input's format when it cannot be told from its content"
     )
-    _add_directory(parser, "where the results go: one JSON per file")
+    _add_directory(
+        parser,
+        "where the results go: one JSON per run, named after its file (board1-cyclictest.json when two share "
+        "a name); an earlier import of another file is never replaced",
+    )
 
 
 def _add_directory(parser: argparse.ArgumentParser, meaning: str) -> None:
@@ -292,26 +296,3 @@ def compare_results(args: argparse.Namespace) -> int:
         sides.append(compare.Side(label, {name: row(name, cell) for name, cell in results.cells}))
     emit(args.format, compare.document(sides), compare.text, args.output)
     return Exit.OK
-
-
-def import_results(args: argparse.Namespace) -> int:
-    from portkit.commands.rt.importers import import_file
-
-    args.directory.mkdir(parents=True, exist_ok=True)
-    written, failed = [], 0
-    for path in args.files:
-        try:
-            result = import_file(path, args.forced)
-        except BadInput as err:
-            print(f"portkit: error: {err}", file=sys.stderr)
-            failed += 1
-            continue
-        for problem in result.problems:
-            print(f"portkit: warning: {problem}", file=sys.stderr)
-        for index, document in enumerate(result.documents):
-            suffix = f"-{index + 1}" if len(result.documents) > 1 else ""
-            out = args.directory / f"{path.stem}{suffix}.json"
-            out.write_text(json.dumps(document, indent=1) + "\n")
-            written.append(str(out))
-    print("\n".join(written))
-    return Exit.USAGE if failed else Exit.OK
