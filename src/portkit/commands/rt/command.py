@@ -261,16 +261,16 @@ def sysinfo(args: argparse.Namespace) -> int:
 def show_table(args: argparse.Namespace) -> int:
     results = read_results(args.results)
     rows = [row(name, cell) for name, cell in results.cells]
-    heading = results.heading()
+    heading, notes = results.heading(), table.notes(results.cells)
     if args.format == "markdown":
-        deliver(table.markdown(rows, heading), args.output)
+        deliver(table.markdown(rows, heading, notes), args.output)
     elif args.format == "csv":
         deliver(table.csv_text(rows), args.output)
     else:
         emit(
             args.format,
-            table.document(rows, heading, results.emulated),
-            lambda _: table.text(rows, heading),
+            table.document(rows, heading, results.emulated, notes),
+            lambda _: table.text(rows, heading, notes),
             args.output,
         )
     return Exit.OK
