@@ -16,31 +16,22 @@ results into the same model.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from portkit.commands.rt import compare, table
 from portkit.commands.rt.importing import import_results
 from portkit.commands.rt.results import read_results
-from portkit.commands.rt.study import (
-    LOADS,
-    SCHEMA_SYSINFO,
-    Measure,
-    Study,
-    cells_of,
-    load_options,
-    terminal_status,
-)
+from portkit.commands.rt.run import DEFAULT_LOOPS, TIMEOUT_HELP, run_study
+from portkit.commands.rt.study import LOADS, SCHEMA_SYSINFO
 from portkit.commands.rt.summary import row
 from portkit.commands.rt.sysinfo import render as render_sysinfo
 from portkit.core.command import add_command, add_modes, whole
-from portkit.core.errors import BadInput, Exit
+from portkit.core.errors import Exit
 from portkit.core.output import deliver, emit
-from portkit.core.target import AgentCall, parse_target, run_agent
+from portkit.core.target import AgentCall, run_agent
 
 SUMMARY = "wake-up and interrupt latency under load: measure, tabulate, plot, compare"
 DEFAULT_INTERVALS = "1000"
-DEFAULT_LOOPS = 100_000  # the field report's -l100000
 IMPORT_EXAMPLES = (
     "examples:\n"
     "  portkit rt import cyclictest-h.txt run.json -o imported/\n"
@@ -70,7 +61,8 @@ def _run_mode(modes: argparse._SubParsersAction) -> None:
         "  portkit rt run --loads idle,cpu,io,net,spawn,all --intervals 100,1000 --loops 100000 -o study/\n"
         "  portkit rt run --loads idle,cpu --duration 5 -o quick/            seconds, not minutes\n"
         "  portkit rt run --loads idle,cmd --cmd 'stress-ng --vm 2' -o vm/   any command as the load\n"
-        "  portkit rt run --target qemu-aarch64 --loads idle --duration 2 -o emu/   plumbing only"
+        "  portkit rt run --target qemu-aarch64 --loads idle --duration 2 -o emu/   plumbing only\n"
+        "  portkit rt run --loads idle,cpu --duration 5 -o quick/ --restart   measure it all again"
     )
     parser = add_command(
         modes,
@@ -127,6 +119,14 @@ def _run_mode(modes: argparse._SubParsersAction) -> None:
         help="a load's own options, e.g. 'cpu=--duty 80' or 'net=--proto tcp' (portkit-target load KIND --help)",
     )
     parser.add_argument("--cmd", metavar="COMMAND", help="the shell command the load `cmd` runs")
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="measure every cell again, discarding the directory's earlier cells and their plots "
+        "(once this run's first cell is measured)",
+    )
+    # One agent call's limit elsewhere; here the whole study's, which is what a long run needs.
+    parser._option_string_actions["--timeout"].help = TIMEOUT_HELP
 
 
 def _sysinfo_mode(modes: argparse._SubParsersAction) -> None:
@@ -211,45 +211,6 @@ def _add_directory(parser: argparse.ArgumentParser, meaning: str) -> None:
 
 
 # ------------------------------------------------------------------ modes
-
-
-def run_study(args: argparse.Namespace) -> int:
-    intervals = _intervals(args.intervals)
-    loads = [x.strip() for x in args.loads.split(",") if x.strip()]
-    loops = args.loops if args.loops or args.duration else DEFAULT_LOOPS
-    if args.duration is not None and not 0 < args.duration <= 7 * 24 * 3600:
-        raise BadInput(f"--duration {args.duration:g}: not from 0 to a week of seconds")
-    policy = "other" if args.no_rt else args.policy
-    measure = Measure(
-        intervals[0], loops, args.duration, policy, args.priority, args.cpus, args.break_us, args.timerlat
-    )
-    target = parse_target(args.target, args.agent)
-    status = terminal_status()
-    cells = cells_of(loads, intervals, args.cmd)
-    study = Study(args.directory, target, cells, measure, load_options(args.load_options), status=status)
-    try:
-        study.run()
-    except KeyboardInterrupt:
-        status("")
-        print(f"portkit: interrupted; the cells measured so far are in {args.directory}", file=sys.stderr)
-        return 130
-    finally:
-        status("")
-    results = read_results(args.directory)
-    rows = [row(name, cell) for name, cell in results.cells]
-    heading = results.heading()
-    emit(args.format, table.document(rows, heading, results.emulated), lambda _: table.text(rows, heading), None)
-    return Exit.OK
-
-
-def _intervals(text: str) -> list[int]:
-    try:
-        values = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise BadInput(f"--intervals {text}: whole numbers of microseconds, comma-separated") from None
-    if not values or any(not 1 <= v <= 10_000_000 for v in values):
-        raise BadInput(f"--intervals {text}: each from 1 us to 10 s")
-    return list(dict.fromkeys(values))
 
 
 def sysinfo(args: argparse.Namespace) -> int:
