@@ -1,9 +1,11 @@
-"""`portkit rt` as a newcomer meets it, without measuring: the text on an
-80-column terminal."""
+"""`portkit rt` as a newcomer meets it, without measuring: where -o and --to
+go and what goes wrong there, what plot and compare call each result, and
+the text on an 80-column terminal."""
 
 from __future__ import annotations
 
 import json
+import platform
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from portkit.commands.rt.sysinfo import render
+from portkit.core.output import render_text
 from terminal import run_on_terminal
 
 DATA = ROOT / "tests" / "data" / "rt"
@@ -45,6 +49,67 @@ def study(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
+def one_error(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return proc.stderr.removeprefix("portkit: error: ").strip()
+
+
+# --- -o and --to ----------------------------------------------------------------------------------
+
+
+def test_each_place_that_cannot_be_written_is_one_line(study: Path, tmp_path: Path) -> None:
+    readme = ROOT / "README.md"
+    cases = [
+        (["table", study, "-o", study], f"-o {study}: is a directory (give a file name)"),
+        (["run", "--loads", "idle", "--loops", "10", "-o", "/proc/nope"], "-o /proc/nope: cannot create the directory"),
+        (["run", "--loads", "idle", "--loops", "10", "-o", readme], f"-o {readme}: is a file, not a directory"),
+        (["plot", study, "--to", "/proc/plots"], "--to /proc/plots: cannot create the directory"),
+        (["import", DATA / "hist-h400.txt", "-o", "/proc/imp"], "-o /proc/imp: cannot create the directory"),
+    ]
+    for args, message in cases:
+        assert one_error(portkit(*args)).startswith(message), args
+
+
+def test_plot_refuses_a_picture_name_for_its_listing(study: Path, tmp_path: Path) -> None:
+    message = one_error(portkit("plot", study, "-o", tmp_path / "plot.png"))
+    assert message.startswith(f"-o {tmp_path / 'plot.png'}: -o writes the list of the pictures (text or JSON)")
+    assert "--to DIR" in message and not (tmp_path / "plot.png").exists()
+    listing = tmp_path / "plots.txt"
+    assert portkit("plot", study, "--to", tmp_path / "pictures", "-o", listing).returncode == 0
+    assert sorted(listing.read_text().split()) == sorted(str(p) for p in (tmp_path / "pictures").iterdir())
+
+
+def test_a_plot_marks_an_interrupted_cell_as_the_table_does(study: Path) -> None:
+    from portkit.commands.rt.plot import label
+    from portkit.commands.rt.results import read_results
+
+    labels = [label(name, document) for name, document in read_results(study).cells]
+    assert labels == ["idle", "cpu (interrupted)"]
+    assert "cpu (interrupted)" in portkit("table", study).stdout
+
+
+# --- compare ----------------------------------------------------------------------------------------
+
+
+def test_compare_names_each_single_result_by_its_own_cell(study: Path) -> None:
+    cells = study / "cells"
+    proc = portkit("compare", cells / "idle-1000us.json", cells / "cpu-1000us.json")
+    assert proc.returncode == 0, proc.stderr
+    rows = proc.stdout.splitlines()[1:]
+    assert [r.split()[:2] for r in rows] == [
+        ["idle-1000us", str(cells / "idle-1000us.json")],
+        ["cpu-1000us", str(cells / "cpu-1000us.json")],
+    ]
+
+
+def test_compare_needs_two_results(study: Path) -> None:
+    message = one_error(portkit("compare", study))
+    assert message == f"rt compare: {study}: one result alone; give two or more to compare " + (
+        f"(`portkit rt table {study}` shows one)"
+    )
+
+
 # --- text on a terminal -------------------------------------------------------------------------
 
 
@@ -61,3 +126,29 @@ def test_the_table_fits_an_80_column_terminal_and_stays_whole_in_a_pipe(study: P
     assert header.split() == ["load", *interval, "min", "avg", "max", "std.dev", "p99", "p99.9"]
     assert [line.split()[0] for line in lines if line.startswith(("idle", "cpu"))] == ["idle", "cpu"] * 2
     assert any(line.startswith("cpu (interrupted)") for line in lines)
+
+
+def test_sysinfo_fits_an_80_column_terminal() -> None:
+    screen = run_on_terminal(["rt", "sysinfo"], columns=80)
+    assert screen.returncode == 0
+    assert max(len(line) for line in screen.lines) <= 80, screen.lines
+
+
+def test_sysinfo_counts_its_warnings_in_words() -> None:
+    one = {"kernel": {}, "warnings": [{"about": "loadavg", "message": "busy"}]}
+    assert "1 warning:\n" in render_text(render(one))
+    assert "2 warnings:\n" in render_text(render({**one, "warnings": one["warnings"] * 2}))
+
+
+def test_sysinfo_under_qemu_user_says_whose_kernel_it_is() -> None:
+    agent = ROOT / "build" / "aarch64-linux-gnu" / "portkit-target"
+    if not agent.exists():
+        pytest.skip(f"{agent} not built (make cross)")
+    proc = portkit("sysinfo", "--target", "qemu-aarch64", cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    document = json.loads(portkit("sysinfo", "--target", "qemu-aarch64", "--format", "json", cwd=ROOT).stdout)
+    lines = proc.stdout.splitlines()
+    host = platform.machine()
+    assert lines[0].startswith(f"EMULATED by qemu-user: the agent is {document['agent']['arch']} (LP64)")
+    assert f"this {host} host's, seen through the emulator" in lines[0]
+    assert lines[2].startswith(f"kernel           {document['kernel']['release']} {host}, this host's")

@@ -26,12 +26,13 @@ from portkit.commands.rt.study import LOADS, SCHEMA_SYSINFO
 from portkit.commands.rt.summary import row
 from portkit.commands.rt.sysinfo import render as render_sysinfo
 from portkit.core.command import add_command, add_modes, whole
-from portkit.core.errors import Exit
-from portkit.core.output import deliver, emit
+from portkit.core.errors import BadInput, Exit
+from portkit.core.output import deliver, emit, output_directory
 from portkit.core.target import AgentCall, run_agent
 
 SUMMARY = "wake-up and interrupt latency under load: measure, tabulate, plot, compare"
 DEFAULT_INTERVALS = "1000"
+PICTURES = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
 IMPORT_EXAMPLES = (
     "examples:\n"
     "  portkit rt import cyclictest-h.txt run.json -o imported/\n"
@@ -180,7 +181,9 @@ def _compare_mode(modes: argparse._SubParsersAction) -> None:
         compare_results,
         runs_on="host",
     )
-    parser.add_argument("results", nargs="+", type=Path, metavar="DIR_OR_FILE")
+    parser.add_argument(
+        "results", nargs="+", type=Path, metavar="DIR_OR_FILE", help="two or more studies, result directories or files"
+    )
 
 
 def _import_mode(modes: argparse._SubParsersAction) -> None:
@@ -238,10 +241,16 @@ def show_table(args: argparse.Namespace) -> int:
 
 
 def make_plots(args: argparse.Namespace) -> int:
+    if args.output is not None and args.output.suffix.lower() in PICTURES:
+        raise BadInput(
+            f"-o {args.output}: -o writes the list of the pictures (text or JSON), not a picture; "
+            "the pictures go into --to DIR (default DIR/plots)"
+        )
     from portkit.commands.rt.plot import plot
 
     results = read_results(args.results)
     directory = args.to or (args.results / "plots" if args.results.is_dir() else args.results.parent / "plots")
+    output_directory(directory, "--to")
     title = results.title + (" (EMULATED: timings mean nothing)" if results.emulated else "")
     files = plot(results.cells, directory, title)
     document = {"schema": "portkit.rt-plots/1", "files": [str(f) for f in files]}
@@ -255,5 +264,10 @@ def compare_results(args: argparse.Namespace) -> int:
         results = read_results(path)
         label = results.label + (" (emulated)" if results.emulated else "")
         sides.append(compare.Side(label, {name: row(name, cell) for name, cell in results.cells}))
+    if len(sides) == 1:
+        raise BadInput(
+            f"rt compare: {args.results[0]}: one result alone; give two or more to compare "
+            f"(`portkit rt table {args.results[0]}` shows one)"
+        )
     emit(args.format, compare.document(sides), compare.text, args.output)
     return Exit.OK

@@ -40,7 +40,7 @@ def document(sides: Sequence[Side]) -> dict:
             entries.append(
                 {
                     "study": side.title,
-                    **({key: getattr(r, field) for key, field in METRICS} if r else {}),
+                    **({"name": r.name, **{key: getattr(r, field) for key, field in METRICS}} if r else {}),
                     "change": {key: change(getattr(base, field), getattr(r, field)) for key, field in METRICS}
                     if r and base and side is not first
                     else {},
@@ -52,7 +52,8 @@ def document(sides: Sequence[Side]) -> dict:
 
 def _single_runs_matched(sides: Sequence[Side]) -> Sequence[Side]:
     """Single runs (one result each, named after their files) are compared
-    with each other; studies cell by cell, by the cells' names."""
+    with each other, each row keeping its own name; studies cell by cell,
+    by the cells' names."""
     if len(sides) < 2 or any(len(side.rows) != 1 for side in sides):
         return sides
     name = next(iter(sides[0].rows))
@@ -68,7 +69,7 @@ def text(doc: dict) -> list:
         for entry in cell["results"]:
             lines.append(
                 [
-                    cell["cell"],
+                    entry.get("name", cell["cell"]),
                     entry["study"],
                     *[us(entry.get(key)) for key, _ in METRICS],
                     entry["change"].get("max", ""),
