@@ -14,7 +14,7 @@ from pathlib import Path
 from portkit.commands.rt import table
 from portkit.commands.rt.results import read_results
 from portkit.commands.rt.study import Measure, Study, cells_of, load_options
-from portkit.commands.rt.summary import row
+from portkit.commands.rt.summary import counted, row
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
 from portkit.core.output import emit, output_directory, warn
 from portkit.core.progress import StatusLine
@@ -58,8 +58,8 @@ def run_study(args: argparse.Namespace) -> int:
     )
     if study.out_of_time:
         raise EnvironmentProblem(
-            f"rt run: --timeout {args.timeout:g} s ended the study with {_cells(complete)} of {len(study.cells)} "
-            f"complete; the same command goes on where it stopped"
+            f"rt run: --timeout {args.timeout:g} s ended the study with {counted(complete, 'cell')} of "
+            f"{len(study.cells)} complete; the same command goes on where it stopped"
         )
     return Exit.OK
 
@@ -99,7 +99,3 @@ def _tell(study: Study, directory: Path) -> None:
         warn(f"nothing new was measured: {every} complete already in {directory} (--restart measures again)")
     for note in table.notes(list(study.measured.items())):
         warn(note)
-
-
-def _cells(n: int) -> str:
-    return f"{n} cell" if n == 1 else f"{n} cells"
