@@ -128,6 +128,20 @@ def test_the_table_fits_an_80_column_terminal_and_stays_whole_in_a_pipe(study: P
     assert any(line.startswith("cpu (interrupted)") for line in lines)
 
 
+def test_compare_fits_an_80_column_terminal_its_studies_numbered(study: Path) -> None:
+    cells = study / "cells"
+    args = ["compare", str(cells / "idle-1000us.json"), str(cells / "cpu-1000us.json")]
+    assert max(len(line) for line in portkit(*args).stdout.splitlines()) > 80  # whole lines in a pipe
+    screen = run_on_terminal(["rt", *args], columns=80)
+    assert screen.returncode == 0
+    assert max(len(line) for line in screen.lines) <= 80, screen.lines
+    assert f"1  {cells / 'idle-1000us.json'}" in screen.lines and f"2  {cells / 'cpu-1000us.json'}" in screen.lines
+    rows = [line.split() for line in screen.lines if line.startswith(("idle-1000us", "cpu-1000us"))]
+    assert [row[:2] for row in rows] == [["idle-1000us", "1"], ["cpu-1000us", "2"]] * 2
+    changes = json.loads(portkit(*args, "--format", "json").stdout)["cells"][0]["results"][1]["change"]
+    assert rows[1][-2:] == [changes["max"], changes["p99"]]
+
+
 def test_sysinfo_fits_an_80_column_terminal() -> None:
     screen = run_on_terminal(["rt", "sysinfo"], columns=80)
     assert screen.returncode == 0

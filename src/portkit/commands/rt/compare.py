@@ -5,9 +5,14 @@ the comparisons the field reports make (AArch32 vs AArch64, kernel 4.2 vs 4.4,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
+from portkit.commands.rt.stacked import Stacked
 from portkit.commands.rt.summary import Row, us
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 SCHEMA = "portkit.rt-compare/1"
 METRICS = (("min", "min_ns"), ("avg", "mean_ns"), ("max", "max_ns"), ("p99", "p99_ns"), ("p99.9", "p999_ns"))
@@ -61,8 +66,6 @@ def _single_runs_matched(sides: Sequence[Side]) -> Sequence[Side]:
 
 
 def text(doc: dict) -> list:
-    from portkit.core.output import columns
-
     header = ["cell", "study", *[f"{key} us" for key, _ in METRICS], *[f"{key} vs first" for key in ("max", "p99")]]
     lines = []
     for cell in doc["cells"]:
@@ -76,4 +79,27 @@ def text(doc: dict) -> list:
                     entry["change"].get("p99", ""),
                 ]
             )
-    return [columns(header, lines, right=range(2, 2 + len(METRICS) + 2))]
+    right = frozenset(range(2, 2 + len(METRICS) + 2))
+    return [ComparisonTable(header, lines, right, blocks=(COMPARED, THE_REST))]
+
+
+COMPARED = (0, 1, 4, 5, 7, 8)  # on a narrow terminal: max and p99 beside their changes, then the rest
+THE_REST = (0, 1, 2, 3, 6)
+STUDY = 1
+
+
+class ComparisonTable(Stacked):
+    """On a terminal too narrow for one line a row, the studies are numbered
+    above the table (their paths are long) and the figures come in two
+    blocks: max and p99 with their changes against the first, then min, avg
+    and p99.9."""
+
+    def stacked(self, width: int) -> Text:
+        studies = list(dict.fromkeys(row[STUDY] for row in self.rows))
+        number = {study: str(n) for n, study in enumerate(studies, start=1)}
+        header = [h.removesuffix(" us").replace("vs first", "vs 1") for h in self.header]
+        header[STUDY] = "study"
+        rows = [[*row[:STUDY], number[row[STUDY]], *row[STUDY + 1 :]] for row in self.rows]
+        legend = tuple(f"{number[study]}  {study}" for study in studies)
+        latencies = ("latencies in us", "")
+        return Stacked.stacked(replace(self, header=header, rows=rows, above=(*latencies, *legend)), width)

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+from portkit.commands.rt.stacked import Stacked, widest
 from portkit.commands.rt.summary import Row, marks, us
-from portkit.core.fit import Columns
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -24,6 +24,7 @@ NUMBERS = range(1, 10)  # right-aligned columns
 LATENCIES = (0, 1, 2, 3, 4, 5, 6, 7)
 THE_REST = (0, 1, 8, 9, 10)
 INTERVAL = 1
+ACHIEVED = 10  # the column that folds
 
 
 def cells(row: Row) -> list[str]:
@@ -86,55 +87,23 @@ def text(rows: Sequence[Row], heading: Sequence[str], notes: Sequence[str] = ())
 
     title = styled(f"{heading[0]}; latencies in us", "bold")  # a Text: a long path is not wrapped
     lines: list = [title, *[styled(line, "yellow") for line in heading[1:]], ""]
-    lines.append(LatencyTable(HEADER, [cells(r) for r in rows], frozenset(NUMBERS)))
+    table = [cells(r) for r in rows]
+    lines.append(LatencyTable(HEADER, table, frozenset(NUMBERS), ACHIEVED, blocks=(LATENCIES, THE_REST)))
     if notes:
         lines += ["", *[styled(f"note: {note}", "yellow") for note in notes]]
     return lines
 
 
-class LatencyTable(Columns):
+class LatencyTable(Stacked):
     """The table whole where it fits (and always in a file or a pipe). On a
     narrower terminal, two tables one above the other: the latencies, then
     the samples, missed periods and the load, its words folded; an interval
     column that would not fit and has one value says it once, above them."""
 
-    def text(self, width: int | None) -> Text:
-        whole = super().text(None)
-        if width is None or _widest(whole) <= width:
-            return whole
+    def stacked(self, width: int) -> Text:
+        out = super().stacked(width)
         intervals = {row[INTERVAL] for row in self.rows}
-        blocks = self._blocks(width, with_interval=True)
-        if _widest(blocks[0]) <= width or len(intervals) > 1:
-            return _stacked(blocks)
+        if widest(out) <= width or len(intervals) != 1:
+            return out
         said = [] if intervals == {"-"} else [f"every row at an interval of {next(iter(intervals))} us"]
-        return _stacked(self._blocks(width, with_interval=False), said)
-
-    def _blocks(self, width: int, with_interval: bool) -> list[Text]:
-        blocks = []
-        for block in (LATENCIES, THE_REST):
-            chosen = [i for i in block if i != INTERVAL or with_interval]
-            table = Columns(
-                [self.header[i] for i in chosen],
-                [[row[i] for i in chosen] for row in self.rows],
-                frozenset(n for n, i in enumerate(chosen) if i in self.right),
-                wrap=len(chosen) - 1 if block is THE_REST else None,
-            )
-            blocks.append(table.text(width))
-        return blocks
-
-
-def _widest(text: Text) -> int:
-    return max((len(line) for line in text.plain.splitlines()), default=0)
-
-
-def _stacked(blocks: list[Text], above: Sequence[str] = ()) -> Text:
-    from rich.text import Text
-
-    out = Text()
-    for line in above:
-        out.append(f"{line}\n\n")
-    for block in blocks:
-        out.append_text(block)
-        out.append("\n\n")
-    out.rstrip()
-    return out
+        return Stacked.stacked(self.without(INTERVAL, said), width)
