@@ -118,6 +118,25 @@ def test_restart_measures_again_and_keeps_nothing_stale(tmp_path: Path) -> None:
     assert [line.split()[0] for line in proc.stdout.splitlines()[3:]] == ["idle"]
 
 
+def test_restart_keeps_only_the_traces_it_saved(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    broke = rt("run", "--loads", "idle", "--intervals", "1000,2000", "--loops", "50", "--break", "0", "-o", study)
+    assert broke.returncode == 0, broke.stderr
+    for name in ("idle-1000us", "idle-2000us"):  # whether or not tracefs let the agent save them
+        (study / "cells" / f"{name}-trace.txt").write_text("an earlier trace\n")
+    proc = rt("run", "--loads", "idle", "--loops", "50", "--break", "0", "--restart", "-o", study)
+    assert proc.returncode == 0, proc.stderr
+    saved = cell(study, "idle-1000us")["rt"]["break"]["trace_file"]
+    expected = ["idle-1000us.json", *(["idle-1000us-trace.txt"] if saved else [])]
+    assert sorted(p.name for p in (study / "cells").iterdir()) == sorted(expected)
+    # A threshold never reached saves no trace: the earlier one of that cell goes too.
+    (study / "cells" / "idle-1000us-trace.txt").write_text("an earlier trace\n")
+    proc = rt("run", "--loads", "idle", "--loops", "50", "--break", "10000000", "--restart", "-o", study)
+    assert proc.returncode == 0, proc.stderr
+    assert cell(study, "idle-1000us")["rt"]["break"]["trace_file"] is None
+    assert sorted(p.name for p in (study / "cells").iterdir()) == ["idle-1000us.json"]
+
+
 def test_ctrl_c_keeps_what_was_measured(tmp_path: Path) -> None:
     study = tmp_path / "study"
     args = ["run", "--loads", "idle", "--intervals", "1000,500", "--duration", "60", "-o", str(study)]
@@ -267,3 +286,15 @@ def test_a_timerlat_that_could_not_run_is_said_and_noted_under_the_table(tmp_pat
     assert proc.stderr == f"portkit: warning: {note}\n"
     assert proc.stdout.splitlines()[-1] == f"note: {note}"
     assert json.loads(rt("table", study, "--format", "json").stdout)["notes"] == [note]
+
+
+def test_a_damaged_study_is_one_line_and_restart_starts_it_over(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    study.mkdir()
+    (study / "study.json").write_text("{not json")
+    refused = rt("run", "--loads", "idle", "--loops", "50", "-o", study)
+    assert refused.returncode == 2
+    assert refused.stderr == f"portkit: error: {study / 'study.json'}: not a portkit study (invalid JSON)\n"
+    proc = rt("run", "--loads", "idle", "--loops", "50", "--restart", "-o", study)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((study / "study.json").read_text())["cells"] == ["idle-1000us"]

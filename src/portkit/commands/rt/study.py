@@ -105,7 +105,6 @@ class Study:
     deadline: float | None = None  # time.monotonic() at which --timeout ends the study
     status: StatusLine = field(default_factory=lambda: StatusLine(quiet=True))
     measured: dict[str, dict] = field(default_factory=dict)  # the cells measured in this run, by name
-    discarded: int = 0  # earlier cells removed by --restart
     out_of_time: bool = False  # --timeout ended the study
 
     def cell_path(self, cell: Cell) -> Path:
@@ -138,7 +137,7 @@ class Study:
                 break
             document = self._measure(cell, Progress(index, pending, self.measure))
             if not self.measured:
-                self._begin(description, cell)
+                self._begin(description, document)
             write_atomically(self.cell_path(cell), json.dumps(document, indent=1) + "\n")
             self.measured[cell.name] = document
             if self.out_of_time:
@@ -150,8 +149,10 @@ class Study:
         """What study.json will say; the earlier study's options must be these
         (unless --restart), its cells and target facts are kept."""
         description = self.describe()
+        if self.restart:
+            return description
         earlier = study_file.read(self.directory)
-        if earlier is None or self.restart:
+        if earlier is None:
             return description
         found = study_file.differences(earlier, description)
         if found:
@@ -160,11 +161,12 @@ class Study:
         description["cells"] = list(dict.fromkeys(earlier.get("cells", []) + description["cells"]))
         return description
 
-    def _begin(self, description: dict, cell: Cell) -> None:
+    def _begin(self, description: dict, first: dict) -> None:
         """The first write of this run: the earlier cells go (--restart), study.json is (re)written."""
         (self.directory / study_file.CELLS).mkdir(exist_ok=True)
         if self.restart:
-            self.discarded = study_file.discard(self.directory, keep=self._trace_path(cell))
+            trace = (first["rt"].get("break") or {}).get("trace_file")  # the first cell's own, just saved
+            study_file.discard(self.directory, keep=Path(trace) if trace else None)
         study_file.write(self.directory, description)
 
     def _past_deadline(self) -> bool:

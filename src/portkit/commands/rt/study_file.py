@@ -80,20 +80,15 @@ def refusal(directory: Path, found: list[str]) -> BadInput:
     )
 
 
-def discard(directory: Path, keep: Path | None) -> int:
+def discard(directory: Path, keep: Path | None) -> None:
     """Removes an earlier study's cells, their traces and the plots drawn from
-    them (all but keep, a file this run has just written); returns how many
-    cells were removed."""
-    cells = 0
-    for path in sorted((directory / CELLS).glob("*.json")):
+    them (all but keep, a trace this run has just saved)."""
+    for path in (directory / CELLS).glob("*.json"):
         path.unlink(missing_ok=True)
-        cells += 1
-    for pattern in ("*-trace.txt",):
-        for path in (directory / CELLS).glob(pattern):
-            if keep is None or path.resolve() != keep.resolve():
-                path.unlink(missing_ok=True)
+    for path in (directory / CELLS).glob("*-trace.txt"):
+        if keep is None or path.resolve() != keep.resolve():
+            path.unlink(missing_ok=True)
     for pattern in PLOT_NAMES:
         for path in (directory / PLOTS).glob(pattern):
             if path.suffix in (".png", ".svg"):
                 path.unlink(missing_ok=True)
-    return cells
