@@ -166,3 +166,14 @@ def test_sysinfo_under_qemu_user_says_whose_kernel_it_is() -> None:
     assert lines[0].startswith(f"EMULATED by qemu-user: the agent is {document['agent']['arch']} (LP64)")
     assert f"this {host} host's, seen through the emulator" in lines[0]
     assert lines[2].startswith(f"kernel           {document['kernel']['release']} {host}, this host's")
+
+
+def test_nothing_to_plot_is_said_once_on_stderr(tmp_path: Path) -> None:
+    assert portkit("import", DATA / "quiet-t2.txt", "-o", tmp_path).returncode == 0
+    listing = tmp_path / "plots.txt"
+    proc = portkit("plot", tmp_path, "-o", listing)
+    assert proc.returncode == 0 and listing.read_text() == "" and not (tmp_path / "plots").exists()
+    assert proc.stderr == (
+        f"portkit: warning: nothing to plot: {tmp_path} holds no histogram and no latency per loop "
+        "(a cyclictest -q summary keeps neither)\n"
+    )

@@ -27,7 +27,7 @@ from portkit.commands.rt.summary import row
 from portkit.commands.rt.sysinfo import render as render_sysinfo
 from portkit.core.command import add_command, add_modes, whole
 from portkit.core.errors import BadInput, Exit
-from portkit.core.output import deliver, emit, output_directory
+from portkit.core.output import deliver, emit, output_directory, warn
 from portkit.core.target import AgentCall, run_agent
 
 SUMMARY = "wake-up and interrupt latency under load: measure, tabulate, plot, compare"
@@ -250,11 +250,19 @@ def make_plots(args: argparse.Namespace) -> int:
 
     results = read_results(args.results)
     directory = args.to or (args.results / "plots" if args.results.is_dir() else args.results.parent / "plots")
+    fresh = not directory.exists()
     output_directory(directory, "--to")
     title = results.title + (" (EMULATED: timings mean nothing)" if results.emulated else "")
     files = plot(results.cells, directory, title)
     document = {"schema": "portkit.rt-plots/1", "files": [str(f) for f in files]}
-    emit(args.format, document, lambda d: [*d["files"]] or ["nothing to plot: no histograms or series"], args.output)
+    if not files:
+        if fresh:
+            directory.rmdir()  # made for pictures that did not come
+        warn(
+            f"nothing to plot: {args.results} holds no histogram and no latency per loop "
+            "(a cyclictest -q summary keeps neither)"
+        )
+    emit(args.format, document, lambda d: d["files"], args.output)
     return Exit.OK
 
 
