@@ -49,7 +49,8 @@ def numpy_percentiles(values: numpy.ndarray, bucket_ns: int, limit_ns: int) -> d
     result = {}
     for name in PERCENTILES:
         value = int(numpy.percentile(values, float(name) - NUMPY_Q_NUDGE, method="inverted_cdf"))
-        result[name] = int(values.max()) if value >= limit_ns else (value // bucket_ns + 1) * bucket_ns
+        edge = int(values.max()) if value >= limit_ns else (value // bucket_ns + 1) * bucket_ns
+        result[name] = min(edge, int(values.max()))  # a percentile is never above the largest sample
     return result
 
 
@@ -409,3 +410,18 @@ def test_numbers_beyond_any_latency_are_one_line() -> None:
         import_text(log, "run.log")
     with pytest.raises(BadInput, match=r"^run\.log:2: latency: 99999999999999 is too large for a latency"):
         import_text("Max CPUs = 1\n0:0:99999999999999\n", "run.log")
+
+
+def test_counts_in_messages_agree_with_their_nouns() -> None:
+    one_thread_two_columns = "# Histogram\n000000 000001 000001\n# Total: 000000001\n" + "".join(
+        f"# {key}: 00000\n" for key in ("Min Latencies", "Avg Latencies", "Max Latencies", "Histogram Overflows")
+    )
+    with pytest.raises(BadInput, match=r"^h\.txt:2: 2 columns for 1 thread$"):
+        import_text(one_thread_two_columns, "h.txt")
+    lines = (DATA / "verbose-t1-loongson-style.txt").read_text().splitlines(keepends=True)
+    cycle_100 = next(i for i, line in enumerate(lines) if re.match(r"^\s*0:\s*100:", line))
+    problems = import_text("".join(lines[:cycle_100] + lines[cycle_100 + 1 :]), "v.log").problems
+    assert problems == [
+        f"v.log:{cycle_100 + 1}: thread 0: 1 cycle is missing from the log, the first after cycle 99 "
+        "(lines lost, or an -o reduced log)"
+    ]

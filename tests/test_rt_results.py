@@ -1,13 +1,15 @@
 """`portkit rt import | table | compare | plot` on real cyclictest runs
 (tests/data/rt/, recorded with rt-tests 2.4): the figures each form shows
-are cyclictest's own (its footer's Min, Max, Total, its truncated Avg), and
-bad results are one error line, exit 2."""
+are cyclictest's own (its footer's Min, Max, Total, its truncated Avg), bad
+results are one error line, exit 2, and imports of two files of one name
+both stay, each saying where it went."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,9 +21,9 @@ from conftest import ROOT
 DATA = ROOT / "tests" / "data" / "rt"
 
 
-def portkit(*args: str | Path) -> subprocess.CompletedProcess[str]:
+def portkit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "portkit", "rt", *map(str, args)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "portkit", "rt", *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd
     )
 
 
@@ -31,7 +33,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     files = ("hist-h400.txt", "verbose-t2.txt", "json-h400.json")
     proc = portkit("import", *[DATA / f for f in files], "-o", out)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == [str(out / f"{Path(f).stem}.json") for f in files]
+    assert proc.stdout.splitlines() == [f"{DATA / f} -> {out / Path(f).stem}.json" for f in files]
     return out
 
 
@@ -125,3 +127,55 @@ def test_import_goes_on_past_a_bad_file(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert [line for line in proc.stderr.splitlines() if "noise.txt" in line] == proc.stderr.splitlines()
     assert (tmp_path / "out" / "hist-h400.json").exists()
+
+
+def test_two_files_of_one_name_are_both_kept_and_said_where(tmp_path: Path) -> None:
+    for board, sample in (("board1", "hist-h400.txt"), ("board2", "hist-h5-overflows.txt")):
+        (tmp_path / board).mkdir()
+        shutil.copy(DATA / sample, tmp_path / board / "cyclictest.txt")
+    proc = portkit("import", "board1/cyclictest.txt", "board2/cyclictest.txt", "-o", "imp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "board1/cyclictest.txt -> imp/board1-cyclictest.json",
+        "board2/cyclictest.txt -> imp/board2-cyclictest.json",
+    ]
+    for board in ("board1", "board2"):
+        document = json.loads((tmp_path / "imp" / f"{board}-cyclictest.json").read_text())
+        assert document["source"]["file"] == f"{board}/cyclictest.txt"
+    # Another file of that name later: the earlier imports stay; the same file again updates its own.
+    (tmp_path / "cyclictest.txt").write_text((DATA / "json-nohist.json").read_text())
+    again = portkit("import", "cyclictest.txt", "-o", "imp", cwd=tmp_path)
+    assert again.stdout.splitlines() == ["cyclictest.txt -> imp/cyclictest.json"]
+    assert portkit("import", "cyclictest.txt", "-o", "imp", cwd=tmp_path).stdout == again.stdout
+    third = portkit("import", "board2/cyclictest.txt", "-o", "imp", "--format", "json", cwd=tmp_path)
+    assert json.loads(third.stdout)["imported"][0]["results"] == ["imp/board2-cyclictest.json"]
+    assert sorted(p.name for p in (tmp_path / "imp").iterdir()) == [
+        "board1-cyclictest.json",
+        "board2-cyclictest.json",
+        "cyclictest.json",
+    ]
+
+
+def test_import_honours_format_json(tmp_path: Path) -> None:
+    (tmp_path / "noise.txt").write_text("hello\n")
+    proc = portkit("import", DATA / "verbose-t2.txt", tmp_path / "noise.txt", "-o", tmp_path, "--format", "json")
+    assert proc.returncode == 2
+    document = json.loads(proc.stdout)
+    assert document["schema"] == "portkit.rt-import/1"
+    [entry] = document["imported"]
+    assert entry["file"] == str(DATA / "verbose-t2.txt") and entry["results"] == [str(tmp_path / "verbose-t2.json")]
+    [failed] = document["failed"]
+    assert failed["file"] == str(tmp_path / "noise.txt") and failed["error"] in proc.stderr
+
+
+def test_an_average_the_file_gives_is_shown(tmp_path: Path) -> None:
+    # cyclictest's own Avg where the histogram cannot give the mean (it overflowed), and JSON's "avg".
+    files = (DATA / "hist-h5-overflows.txt", DATA / "json-nohist.json")
+    assert portkit("import", *files, "-o", tmp_path).returncode == 0
+    rows = {r["name"]: r for r in json.loads(portkit("table", tmp_path, "--format", "json").stdout)["rows"]}
+    for name in ("hist-h5-overflows", "json-nohist"):
+        threads = json.loads((tmp_path / f"{name}.json").read_text())["threads"]
+        samples = sum(t["samples"] for t in threads)
+        pooled = sum(t["samples"] * t["mean_ns"] for t in threads) / samples
+        assert rows[name]["mean_ns"] is not None and abs(rows[name]["mean_ns"] - pooled) <= 0.5
+        assert rows[name]["stddev_ns"] is None  # what the file cannot tell stays unknown

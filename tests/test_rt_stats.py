@@ -48,6 +48,25 @@ def test_percentiles_are_the_upper_edge_of_numpys_inverted_cdf_bucket(
     assert percentiles_ns(histogram) == expected
 
 
+@settings(max_examples=300, deadline=None)
+@given(values=samples_ns, bucket_ns=bucket_widths, buckets=st.integers(1, 3000))
+def test_percentiles_given_the_extremes_stay_within_them(values: list[int], bucket_ns: int, buckets: int) -> None:
+    histogram = histogram_from_samples(values, bucket_ns, buckets)
+    bounded = percentiles_ns(histogram, min_ns=min(values), max_ns=max(values))
+    edges = percentiles_ns(histogram)
+    assert bounded is not None and edges is not None
+    for name in PERCENTILES:
+        assert bounded[name] == min(edges[name], max(values))  # the agent's cap (an edge is never below min)
+        assert min(values) <= bounded[name] <= max(values)
+
+
+def test_a_percentile_in_the_maximums_bucket_is_the_maximum() -> None:
+    # A -v log's 138 us maximum sits in the bucket [138, 139) us: its upper edge is no sample.
+    histogram = histogram_from_samples([5_000] * 999 + [138_000], 1000, 200)
+    assert percentiles_ns(histogram, ["50", "99.99"]) == {"50": 6_000, "99.99": 139_000}
+    assert percentiles_ns(histogram, ["50", "99.99"], min_ns=5_000, max_ns=138_000) == {"50": 6_000, "99.99": 138_000}
+
+
 def test_the_rank_is_computed_exactly_not_in_floats() -> None:
     # 99.9 / 100 is 0.9990000000000001 in floats: times 1000 its ceiling is 1000, not 999.
     values = [1000 * i for i in range(1000)]  # one sample per 1 us bucket

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from terminal import ESCAPES, run_on_terminal
 
 CPUS = len(os.sched_getaffinity(0))
 
@@ -58,10 +60,81 @@ def test_a_study_goes_on_where_it_stopped(tmp_path: Path) -> None:
     assert (study / "cells" / "idle-1000us.json").read_bytes() == first  # kept, not measured again
     assert cell(study, "idle-2000us")["rt"]["stopped"] == "completed"
     assert json.loads((study / "study.json").read_text())["cells"] == ["idle-1000us", "idle-2000us"]
-    other = rt("run", "--loads", "idle", "--loops", "300", "-o", study)
+    other = rt("run", "--loads", "idle", "--loops", "300", "--no-rt", "-o", study)
     assert other.returncode == 2
-    reason = "holds a study measured with other options (use another directory, or the same options)"
-    assert other.stderr.strip() == f"portkit: error: {study}: {reason}"
+    assert other.stderr.strip() == (
+        f"portkit: error: {study}: holds a study measured with other options: --loops 100 (this run: --loops 300); "
+        "--policy fifo (this run: --no-rt). Give its options to go on with it, --restart to measure it again "
+        "with these, or another directory"
+    )
+
+
+def test_a_complete_study_says_that_nothing_new_was_measured(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    args = ["run", "--loads", "idle", "--intervals", "1000,2000", "--loops", "50", "-o", study]
+    first = rt(*args)
+    assert first.returncode == 0 and first.stderr == "", first.stderr
+    again = rt(*args)
+    assert again.returncode == 0 and again.stdout == first.stdout
+    assert again.stderr == (
+        f"portkit: warning: nothing new was measured: all 2 cells were complete already in {study} "
+        "(--restart measures again)\n"
+    )
+
+
+def test_a_refused_run_writes_nothing_and_the_corrected_one_runs(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    refused = rt("run", "--loads", "idle", "--loops", "50", "--cpus", "1023", "-o", study)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--cpus" in refused.stderr
+    assert not study.exists()
+    study.mkdir()
+    load = rt("run", "--loads", "cpu", "--loops", "50", "--load-options", "cpu=--bogus", "-o", study)
+    assert load.returncode == 2 and load.stderr.startswith(
+        "portkit: error: --load-options 'cpu=--bogus': the cpu load refused it: unknown option '--bogus'"
+    )
+    assert list(study.iterdir()) == []
+    command = rt("run", "--loads", "cmd", "--cmd", "no-such-command-here --vm 2", "--loops", "50", "-o", study)
+    assert command.returncode == 3 and command.stderr == (
+        "portkit: error: --cmd 'no-such-command-here --vm 2': the command exited with status 127 before the "
+        "measurement began (127: the shell found no such command)\n"
+    )
+    assert list(study.iterdir()) == []
+    proc = rt("run", "--loads", "idle", "--loops", "50", "--cpus", "0", "-o", study)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((study / "study.json").read_text())["measure"]["cpus"] == "0"
+
+
+def test_restart_measures_again_and_keeps_nothing_stale(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    assert rt("run", "--loads", "idle", "--intervals", "1000,2000", "--loops", "50", "-o", study).returncode == 0
+    assert rt("plot", study).returncode == 0
+    assert (study / "plots" / "histogram-2000us.png").exists()
+    proc = rt("run", "--loads", "idle", "--intervals", "500", "--loops", "60", "--restart", "-o", study)
+    assert proc.returncode == 0, proc.stderr
+    description = json.loads((study / "study.json").read_text())
+    assert description["cells"] == ["idle-500us"] and description["measure"]["loops"] == 60
+    assert sorted(p.name for p in (study / "cells").iterdir()) == ["idle-500us.json"]
+    assert list((study / "plots").iterdir()) == []
+    assert [line.split()[0] for line in proc.stdout.splitlines()[3:]] == ["idle"]
+
+
+def test_restart_keeps_only_the_traces_it_saved(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    broke = rt("run", "--loads", "idle", "--intervals", "1000,2000", "--loops", "50", "--break", "0", "-o", study)
+    assert broke.returncode == 0, broke.stderr
+    for name in ("idle-1000us", "idle-2000us"):  # whether or not tracefs let the agent save them
+        (study / "cells" / f"{name}-trace.txt").write_text("an earlier trace\n")
+    proc = rt("run", "--loads", "idle", "--loops", "50", "--break", "0", "--restart", "-o", study)
+    assert proc.returncode == 0, proc.stderr
+    saved = cell(study, "idle-1000us")["rt"]["break"]["trace_file"]
+    expected = ["idle-1000us.json", *(["idle-1000us-trace.txt"] if saved else [])]
+    assert sorted(p.name for p in (study / "cells").iterdir()) == sorted(expected)
+    # A threshold never reached saves no trace: the earlier one of that cell goes too.
+    (study / "cells" / "idle-1000us-trace.txt").write_text("an earlier trace\n")
+    proc = rt("run", "--loads", "idle", "--loops", "50", "--break", "10000000", "--restart", "-o", study)
+    assert proc.returncode == 0, proc.stderr
+    assert cell(study, "idle-1000us")["rt"]["break"]["trace_file"] is None
+    assert sorted(p.name for p in (study / "cells").iterdir()) == ["idle-1000us.json"]
 
 
 def test_ctrl_c_keeps_what_was_measured(tmp_path: Path) -> None:
@@ -73,9 +146,7 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 30
-    while not (study / "study.json").exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
+    wait_for_measuring(proc.pid)
     time.sleep(1.5)  # the first cell is under way
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
@@ -87,6 +158,32 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path: Path) -> None:
     assert not (study / "cells" / "idle-500us.json").exists()
     table = rt("table", study)
     assert "idle (interrupted)" in table.stdout
+    # The same command goes on with the interrupted cell; --timeout ends it the same way, keeping it.
+    again = rt(*args, "--timeout", "2")
+    assert again.returncode == 3, again.stderr
+    assert again.stderr.splitlines()[-1] == (
+        "portkit: error: rt run: --timeout 2 s ended the study with 0 cells of 2 complete; "
+        "the same command goes on where it stopped"
+    )
+    measured_again = cell(study, "idle-1000us")["rt"]
+    assert measured_again["stopped"] == "interrupted" and measured_again["started"] != interrupted["started"]
+    assert "idle (interrupted)" in again.stdout and not (study / "cells" / "idle-500us.json").exists()
+
+
+def wait_for_measuring(pid: int) -> None:
+    """Until portkit's `portkit-target rt` (its measurement, not sysinfo) runs."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for child in Path("/proc").glob("[0-9]*"):
+            try:
+                stat = (child / "stat").read_text()
+                words = (child / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if stat.rsplit(")", 1)[1].split()[1] == str(pid) and b"--progress" in words:
+                return
+        time.sleep(0.1)
+    raise AssertionError("the measurement did not start within a minute")
 
 
 def test_no_rt_is_labelled_in_the_table(tmp_path: Path) -> None:
@@ -161,3 +258,43 @@ def test_sysinfo_in_words_and_as_the_agents_document() -> None:
     assert (f"{len(warnings)} warnings:" in text) == bool(warnings)
     for warning in warnings:
         assert f"  {warning['about']}: {warning['message']}" in text
+
+
+def test_progress_on_a_terminal_names_the_cell_and_the_time_left(tmp_path: Path) -> None:
+    args = ["rt", "run", "--loads", "idle,cpu", "--duration", "1", "-o", str(tmp_path / "study")]
+    screen = run_on_terminal(args, columns=80)
+    assert screen.returncode == 0, screen.raw
+    shown = [piece.strip() for piece in ESCAPES.sub("", screen.raw).split("\r")]
+    assert any(re.fullmatch(r"cell 1 of 2, idle-1000us: \d+ s, about \d+ s left(; max \d+ us)?", p) for p in shown)
+    assert "cell 2 of 2, cpu-1000us: starting the load" in shown
+    assert screen.lines[0].startswith(f"{tmp_path / 'study'}, local")  # the line is gone before the table
+    quiet = run_on_terminal([*args, "--quiet", "--restart"], columns=80)
+    assert quiet.returncode == 0 and "cell 1 of 2" not in quiet.raw
+    piped = rt(*args[1:], "--restart")
+    assert piped.returncode == 0 and piped.stderr == ""
+
+
+def test_a_timerlat_that_could_not_run_is_said_and_noted_under_the_table(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    proc = rt("run", "--loads", "idle", "--loops", "50", "--timerlat", "-o", study)
+    assert proc.returncode == 0, proc.stderr
+    timerlat = cell(study, "idle-1000us")["rt"]["timerlat"]
+    note = f"--timerlat did not run in idle-1000us: {timerlat['why']}"
+    if timerlat["ran"]:  # a kernel with the tracer: nothing to say
+        assert note not in proc.stderr and "note:" not in proc.stdout
+        return
+    assert proc.stderr == f"portkit: warning: {note}\n"
+    assert proc.stdout.splitlines()[-1] == f"note: {note}"
+    assert json.loads(rt("table", study, "--format", "json").stdout)["notes"] == [note]
+
+
+def test_a_damaged_study_is_one_line_and_restart_starts_it_over(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    study.mkdir()
+    (study / "study.json").write_text("{not json")
+    refused = rt("run", "--loads", "idle", "--loops", "50", "-o", study)
+    assert refused.returncode == 2
+    assert refused.stderr == f"portkit: error: {study / 'study.json'}: not a portkit study (invalid JSON)\n"
+    proc = rt("run", "--loads", "idle", "--loops", "50", "--restart", "-o", study)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((study / "study.json").read_text())["cells"] == ["idle-1000us"]

@@ -16,31 +16,23 @@ results into the same model.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 
 from portkit.commands.rt import compare, table
+from portkit.commands.rt.importing import import_results
 from portkit.commands.rt.results import read_results
-from portkit.commands.rt.study import (
-    LOADS,
-    SCHEMA_SYSINFO,
-    Measure,
-    Study,
-    cells_of,
-    load_options,
-    terminal_status,
-)
+from portkit.commands.rt.run import DEFAULT_LOOPS, TIMEOUT_HELP, run_study
+from portkit.commands.rt.study import LOADS, SCHEMA_SYSINFO
 from portkit.commands.rt.summary import row
 from portkit.commands.rt.sysinfo import render as render_sysinfo
 from portkit.core.command import add_command, add_modes, whole
 from portkit.core.errors import BadInput, Exit
-from portkit.core.output import deliver, emit
-from portkit.core.target import AgentCall, parse_target, run_agent
+from portkit.core.output import deliver, emit, output_directory, warn
+from portkit.core.target import AgentCall, run_agent
 
 SUMMARY = "wake-up and interrupt latency under load: measure, tabulate, plot, compare"
 DEFAULT_INTERVALS = "1000"
-DEFAULT_LOOPS = 100_000  # the field report's -l100000
+PICTURES = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
 IMPORT_EXAMPLES = (
     "examples:\n"
     "  portkit rt import cyclictest-h.txt run.json -o imported/\n"
@@ -70,7 +62,8 @@ def _run_mode(modes: argparse._SubParsersAction) -> None:
         "  portkit rt run --loads idle,cpu,io,net,spawn,all --intervals 100,1000 --loops 100000 -o study/\n"
         "  portkit rt run --loads idle,cpu --duration 5 -o quick/            seconds, not minutes\n"
         "  portkit rt run --loads idle,cmd --cmd 'stress-ng --vm 2' -o vm/   any command as the load\n"
-        "  portkit rt run --target qemu-aarch64 --loads idle --duration 2 -o emu/   plumbing only"
+        "  portkit rt run --target qemu-aarch64 --loads idle --duration 2 -o emu/   plumbing only\n"
+        "  portkit rt run --loads idle,cpu --duration 5 -o quick/ --restart   measure it all again"
     )
     parser = add_command(
         modes,
@@ -127,6 +120,14 @@ def _run_mode(modes: argparse._SubParsersAction) -> None:
         help="a load's own options, e.g. 'cpu=--duty 80' or 'net=--proto tcp' (portkit-target load KIND --help)",
     )
     parser.add_argument("--cmd", metavar="COMMAND", help="the shell command the load `cmd` runs")
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="measure every cell again, discarding the directory's earlier cells and their plots "
+        "(once this run's first cell is measured)",
+    )
+    # One agent call's limit elsewhere; here the whole study's, which is what a long run needs.
+    parser._option_string_actions["--timeout"].help = TIMEOUT_HELP
 
 
 def _sysinfo_mode(modes: argparse._SubParsersAction) -> None:
@@ -180,7 +181,9 @@ def _compare_mode(modes: argparse._SubParsersAction) -> None:
         compare_results,
         runs_on="host",
     )
-    parser.add_argument("results", nargs="+", type=Path, metavar="DIR_OR_FILE")
+    parser.add_argument(
+        "results", nargs="+", type=Path, metavar="DIR_OR_FILE", help="two or more studies, result directories or files"
+    )
 
 
 def _import_mode(modes: argparse._SubParsersAction) -> None:
@@ -198,7 +201,11 @@ def _import_mode(modes: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--as", dest="forced", metavar="FORMAT", help="the input's format when it cannot be told from its content"
     )
-    _add_directory(parser, "where the results go: one JSON per file")
+    _add_directory(
+        parser,
+        "where the results go: one JSON per run, named after its file (board1-cyclictest.json when two share "
+        "a name); an earlier import of another file is never replaced",
+    )
 
 
 def _add_directory(parser: argparse.ArgumentParser, meaning: str) -> None:
@@ -207,45 +214,6 @@ def _add_directory(parser: argparse.ArgumentParser, meaning: str) -> None:
 
 
 # ------------------------------------------------------------------ modes
-
-
-def run_study(args: argparse.Namespace) -> int:
-    intervals = _intervals(args.intervals)
-    loads = [x.strip() for x in args.loads.split(",") if x.strip()]
-    loops = args.loops if args.loops or args.duration else DEFAULT_LOOPS
-    if args.duration is not None and not 0 < args.duration <= 7 * 24 * 3600:
-        raise BadInput(f"--duration {args.duration:g}: not from 0 to a week of seconds")
-    policy = "other" if args.no_rt else args.policy
-    measure = Measure(
-        intervals[0], loops, args.duration, policy, args.priority, args.cpus, args.break_us, args.timerlat
-    )
-    target = parse_target(args.target, args.agent)
-    status = terminal_status()
-    cells = cells_of(loads, intervals, args.cmd)
-    study = Study(args.directory, target, cells, measure, load_options(args.load_options), status=status)
-    try:
-        study.run()
-    except KeyboardInterrupt:
-        status("")
-        print(f"portkit: interrupted; the cells measured so far are in {args.directory}", file=sys.stderr)
-        return 130
-    finally:
-        status("")
-    results = read_results(args.directory)
-    rows = [row(name, cell) for name, cell in results.cells]
-    heading = results.heading()
-    emit(args.format, table.document(rows, heading, results.emulated), lambda _: table.text(rows, heading), None)
-    return Exit.OK
-
-
-def _intervals(text: str) -> list[int]:
-    try:
-        values = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise BadInput(f"--intervals {text}: whole numbers of microseconds, comma-separated") from None
-    if not values or any(not 1 <= v <= 10_000_000 for v in values):
-        raise BadInput(f"--intervals {text}: each from 1 us to 10 s")
-    return list(dict.fromkeys(values))
 
 
 def sysinfo(args: argparse.Namespace) -> int:
@@ -257,30 +225,44 @@ def sysinfo(args: argparse.Namespace) -> int:
 def show_table(args: argparse.Namespace) -> int:
     results = read_results(args.results)
     rows = [row(name, cell) for name, cell in results.cells]
-    heading = results.heading()
+    heading, notes = results.heading(), table.notes(results.cells)
     if args.format == "markdown":
-        deliver(table.markdown(rows, heading), args.output)
+        deliver(table.markdown(rows, heading, notes), args.output)
     elif args.format == "csv":
         deliver(table.csv_text(rows), args.output)
     else:
         emit(
             args.format,
-            table.document(rows, heading, results.emulated),
-            lambda _: table.text(rows, heading),
+            table.document(rows, heading, results.emulated, notes),
+            lambda _: table.text(rows, heading, notes),
             args.output,
         )
     return Exit.OK
 
 
 def make_plots(args: argparse.Namespace) -> int:
+    if args.output is not None and args.output.suffix.lower() in PICTURES:
+        raise BadInput(
+            f"-o {args.output}: -o writes the list of the pictures (text or JSON), not a picture; "
+            "the pictures go into --to DIR (default DIR/plots)"
+        )
     from portkit.commands.rt.plot import plot
 
     results = read_results(args.results)
     directory = args.to or (args.results / "plots" if args.results.is_dir() else args.results.parent / "plots")
+    fresh = not directory.exists()
+    output_directory(directory, "--to")
     title = results.title + (" (EMULATED: timings mean nothing)" if results.emulated else "")
     files = plot(results.cells, directory, title)
     document = {"schema": "portkit.rt-plots/1", "files": [str(f) for f in files]}
-    emit(args.format, document, lambda d: [*d["files"]] or ["nothing to plot: no histograms or series"], args.output)
+    if not files:
+        if fresh:
+            directory.rmdir()  # made for pictures that did not come
+        warn(
+            f"nothing to plot: {args.results} holds no histogram and no latency per loop "
+            "(a cyclictest -q summary keeps neither)"
+        )
+    emit(args.format, document, lambda d: d["files"], args.output)
     return Exit.OK
 
 
@@ -290,28 +272,10 @@ def compare_results(args: argparse.Namespace) -> int:
         results = read_results(path)
         label = results.label + (" (emulated)" if results.emulated else "")
         sides.append(compare.Side(label, {name: row(name, cell) for name, cell in results.cells}))
+    if len(sides) == 1:
+        raise BadInput(
+            f"rt compare: {args.results[0]}: one result alone; give two or more to compare "
+            f"(`portkit rt table {args.results[0]}` shows one)"
+        )
     emit(args.format, compare.document(sides), compare.text, args.output)
     return Exit.OK
-
-
-def import_results(args: argparse.Namespace) -> int:
-    from portkit.commands.rt.importers import import_file
-
-    args.directory.mkdir(parents=True, exist_ok=True)
-    written, failed = [], 0
-    for path in args.files:
-        try:
-            result = import_file(path, args.forced)
-        except BadInput as err:
-            print(f"portkit: error: {err}", file=sys.stderr)
-            failed += 1
-            continue
-        for problem in result.problems:
-            print(f"portkit: warning: {problem}", file=sys.stderr)
-        for index, document in enumerate(result.documents):
-            suffix = f"-{index + 1}" if len(result.documents) > 1 else ""
-            out = args.directory / f"{path.stem}{suffix}.json"
-            out.write_text(json.dumps(document, indent=1) + "\n")
-            written.append(str(out))
-    print("\n".join(written))
-    return Exit.USAGE if failed else Exit.OK

@@ -5,9 +5,14 @@ the comparisons the field reports make (AArch32 vs AArch64, kernel 4.2 vs 4.4,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
+from portkit.commands.rt.stacked import Stacked
 from portkit.commands.rt.summary import Row, us
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 SCHEMA = "portkit.rt-compare/1"
 METRICS = (("min", "min_ns"), ("avg", "mean_ns"), ("max", "max_ns"), ("p99", "p99_ns"), ("p99.9", "p999_ns"))
@@ -40,7 +45,7 @@ def document(sides: Sequence[Side]) -> dict:
             entries.append(
                 {
                     "study": side.title,
-                    **({key: getattr(r, field) for key, field in METRICS} if r else {}),
+                    **({"name": r.name, **{key: getattr(r, field) for key, field in METRICS}} if r else {}),
                     "change": {key: change(getattr(base, field), getattr(r, field)) for key, field in METRICS}
                     if r and base and side is not first
                     else {},
@@ -52,7 +57,8 @@ def document(sides: Sequence[Side]) -> dict:
 
 def _single_runs_matched(sides: Sequence[Side]) -> Sequence[Side]:
     """Single runs (one result each, named after their files) are compared
-    with each other; studies cell by cell, by the cells' names."""
+    with each other, each row keeping its own name; studies cell by cell,
+    by the cells' names."""
     if len(sides) < 2 or any(len(side.rows) != 1 for side in sides):
         return sides
     name = next(iter(sides[0].rows))
@@ -60,19 +66,40 @@ def _single_runs_matched(sides: Sequence[Side]) -> Sequence[Side]:
 
 
 def text(doc: dict) -> list:
-    from portkit.core.output import columns
-
     header = ["cell", "study", *[f"{key} us" for key, _ in METRICS], *[f"{key} vs first" for key in ("max", "p99")]]
     lines = []
     for cell in doc["cells"]:
         for entry in cell["results"]:
             lines.append(
                 [
-                    cell["cell"],
+                    entry.get("name", cell["cell"]),
                     entry["study"],
                     *[us(entry.get(key)) for key, _ in METRICS],
                     entry["change"].get("max", ""),
                     entry["change"].get("p99", ""),
                 ]
             )
-    return [columns(header, lines, right=range(2, 2 + len(METRICS) + 2))]
+    right = frozenset(range(2, 2 + len(METRICS) + 2))
+    return [ComparisonTable(header, lines, right, blocks=(COMPARED, THE_REST))]
+
+
+COMPARED = (0, 1, 4, 5, 7, 8)  # on a narrow terminal: max and p99 beside their changes, then the rest
+THE_REST = (0, 1, 2, 3, 6)
+STUDY = 1
+
+
+class ComparisonTable(Stacked):
+    """On a terminal too narrow for one line a row, the studies are numbered
+    above the table (their paths are long) and the figures come in two
+    blocks: max and p99 with their changes against the first, then min, avg
+    and p99.9."""
+
+    def stacked(self, width: int) -> Text:
+        studies = list(dict.fromkeys(row[STUDY] for row in self.rows))
+        number = {study: str(n) for n, study in enumerate(studies, start=1)}
+        header = [h.removesuffix(" us").replace("vs first", "vs 1") for h in self.header]
+        header[STUDY] = "study"
+        rows = [[*row[:STUDY], number[row[STUDY]], *row[STUDY + 1 :]] for row in self.rows]
+        legend = tuple(f"{number[study]}  {study}" for study in studies)
+        latencies = ("latencies in us", "")
+        return Stacked.stacked(replace(self, header=header, rows=rows, above=(*latencies, *legend)), width)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from portkit.commands.rt.stats import Histogram, percentiles_ns
-from portkit.commands.rt.summary import merged_histogram
+from portkit.commands.rt.summary import marks, merged_histogram, row
 
 FORMATS = ("png", "svg")
 BOX_PERCENTILES = ("25", "50", "75", "99.9")
@@ -33,13 +33,13 @@ Cells = list[tuple[str, dict]]
 
 
 def plot(cells: Sequence[tuple[str, dict]], directory: Path, title: str) -> list[Path]:
-    """Writes the plots of the cells (name, document) into directory; returns the files."""
+    """Writes the plots of the cells (name, document) into directory (which
+    exists: core.output.output_directory); returns the files."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only, no display
     import matplotlib.pyplot as plt
 
-    directory.mkdir(parents=True, exist_ok=True)
     drawings: tuple[tuple[str, Callable[[Any, Cells], Any]], ...] = (
         ("histogram", _histograms),
         ("loops", _loops),
@@ -67,12 +67,13 @@ def _by_interval(cells: Sequence[tuple[str, dict]]) -> dict[int | None, Cells]:
     for name, document in cells:
         rt = document.get("rt", document)
         interval = document.get("cell", {}).get("interval_us") or (rt.get("config") or {}).get("interval_us")
-        groups.setdefault(interval, []).append((_label(name, document), rt))
+        groups.setdefault(interval, []).append((label(name, document), rt))
     return groups
 
 
-def _label(name: str, document: dict) -> str:
-    return document.get("cell", {}).get("load") or name
+def label(name: str, document: dict) -> str:
+    """The load, marked as the table marks it: `cpu (interrupted)`."""
+    return (document.get("cell", {}).get("load") or name) + marks(row(name, document))
 
 
 def _histograms(plt: Any, group: Cells) -> Any:
@@ -132,7 +133,7 @@ def _loops(plt: Any, group: Cells) -> Any:
     figure, axes_list = plt.subplots(
         len(panels), 1, figsize=(WIDTH_IN, height), sharex=True, sharey=True, layout="constrained", squeeze=False
     )
-    for axes, (label, rt, lines) in zip((row[0] for row in axes_list), panels, strict=True):
+    for axes, (label, rt, lines) in zip((line[0] for line in axes_list), panels, strict=True):
         for name, xs, worst_us in lines:
             axes.plot(xs, worst_us, linewidth=0.6, label=name)
         axes.set_yscale("log")
@@ -169,18 +170,18 @@ def _boxes(plt: Any, group: Cells) -> Any:
         histogram = merged_histogram(rt.get("threads") or [])
         if histogram is None or not histogram.samples:
             continue
-        p = percentiles_ns(histogram, BOX_PERCENTILES) or {}
+        low = min((t["min_ns"] for t in rt["threads"] if t.get("min_ns") is not None), default=None)
+        high = _max_ns(rt)
+        p = percentiles_ns(histogram, BOX_PERCENTILES, min_ns=low, max_ns=high) or {}
         if any(p.get(name) is None for name in BOX_PERCENTILES):
             continue
-        low = min((t["min_ns"] for t in rt["threads"] if t.get("min_ns") is not None), default=0)
-        high = _max_ns(rt)
         stats.append(
             {
                 "label": label,
                 "q1": p["25"] / 1000,
                 "med": p["50"] / 1000,
                 "q3": p["75"] / 1000,
-                "whislo": low / 1000,
+                "whislo": (low or 0) / 1000,
                 "whishi": p["99.9"] / 1000,
                 "fliers": [high / 1000] if high is not None else [],
             }

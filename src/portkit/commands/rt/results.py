@@ -9,7 +9,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from portkit.commands.rt.study import CELLS, SCHEMA_RT, SCHEMA_STUDY, STUDY
+from portkit.commands.rt.study import SCHEMA_RT
+from portkit.commands.rt.study_file import CELLS, SCHEMA_STUDY, STUDY
 from portkit.core.errors import BadInput
 from portkit.core.target import EMULATED as EMULATED_TIMINGS
 from portkit.core.target import emulated
@@ -49,7 +50,8 @@ def read_results(path: Path) -> Results:
     rt = document.get("rt", document)
     if rt.get("schema") != SCHEMA_RT:
         raise BadInput(f"{path}: not a portkit rt result (schema {rt.get('schema')!r})")
-    return Results(str(path), str(path), False, [(path.stem, document)])
+    emulated = str(document.get("target") or "").startswith("qemu-")  # a study's cell says its target
+    return Results(str(path), str(path), emulated, [(path.stem, document)])
 
 
 def _results_directory(path: Path) -> Results:

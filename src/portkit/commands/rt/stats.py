@@ -6,6 +6,9 @@ never depends on float rounding and equals the agent's.
 - A percentile q is the upper edge of the first bucket whose cumulative count
   reaches ceil(q/100 * n), n counting the overflow too; a rank that falls in
   the overflow is the largest sample (`overflow_max_ns`), null when unknown.
+  It is then kept within the samples' own minimum and maximum where they are
+  known (as the agent does): the upper edge of the maximum's bucket lies
+  above the maximum, and no sample does.
 - The mean and the population standard deviation (divided by n) are rounded
   to the nearest ns, halves up.
 - The series holds the largest sample of each block of K consecutive loops;
@@ -56,8 +59,15 @@ def quantile(name: str) -> Fraction:
     return Fraction(name) / 100
 
 
-def percentiles_ns(histogram: Histogram, names: Sequence[str] = PERCENTILES) -> dict[str, int | None] | None:
-    """Each named percentile as defined above; None for an empty histogram."""
+def percentiles_ns(
+    histogram: Histogram,
+    names: Sequence[str] = PERCENTILES,
+    *,
+    min_ns: int | None = None,
+    max_ns: int | None = None,
+) -> dict[str, int | None] | None:
+    """Each named percentile as defined above, within [min_ns, max_ns] (the
+    samples' exact extremes, when known); None for an empty histogram."""
     n = histogram.samples
     if n == 0:
         return None
@@ -71,7 +81,18 @@ def percentiles_ns(histogram: Histogram, names: Sequence[str] = PERCENTILES) -> 
             result[pending.pop(0)] = (index + 1) * histogram.bucket_ns
     for name in pending:  # ranks in the overflow
         result[name] = histogram.overflow_max_ns
-    return {name: result[name] for name in names}
+    return {name: within(result[name], min_ns, max_ns) for name in names}
+
+
+def within(value: int | None, low: int | None, high: int | None) -> int | None:
+    """value, raised to low and lowered to high where they are known."""
+    if value is None:
+        return None
+    if high is not None:
+        value = min(value, high)
+    if low is not None:
+        value = max(value, low)
+    return value
 
 
 def round_half_up(value: Fraction) -> int:

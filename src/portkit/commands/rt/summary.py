@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from portkit.commands.rt.stats import Histogram, percentiles_ns, round_half_up, sqrt_rounded
+from portkit.commands.rt.stats import Histogram, percentiles_ns, round_half_up, sqrt_rounded, within
 
 
 @dataclass(frozen=True)
@@ -35,17 +35,19 @@ def row(name: str, cell: dict) -> Row:
     meta = cell.get("cell", {})
     threads = rt.get("threads") or []
     config = rt.get("config") or {}
-    moments = _pooled(threads)
-    percentiles = _percentiles(threads)
+    mean, stddev = _pooled(threads)
+    low = min((t["min_ns"] for t in threads if t.get("min_ns") is not None), default=None)
+    high = max((t["max_ns"] for t in threads if t.get("max_ns") is not None), default=None)
+    percentiles = _percentiles(threads, low, high)
     missed = [t.get("missed") for t in threads]
     return Row(
         name=name,
         load=meta.get("load") or name,  # an imported run is named after its file
         interval_us=meta.get("interval_us") or config.get("interval_us"),
-        min_ns=min((t["min_ns"] for t in threads if t.get("min_ns") is not None), default=None),
-        mean_ns=moments[0] if moments else None,
-        max_ns=max((t["max_ns"] for t in threads if t.get("max_ns") is not None), default=None),
-        stddev_ns=moments[1] if moments else None,
+        min_ns=low,
+        mean_ns=mean,
+        max_ns=high,
+        stddev_ns=stddev,
         p99_ns=percentiles.get("99") if percentiles else None,
         p999_ns=percentiles.get("99.9") if percentiles else None,
         samples=sum(t.get("samples") or 0 for t in threads),
@@ -56,30 +58,46 @@ def row(name: str, cell: dict) -> Row:
     )
 
 
-def _pooled(threads: list[dict]) -> tuple[int, int] | None:
+def marks(row: Row) -> str:
+    """What a reader must know beside a row's name: ' (no rt)', ' (interrupted)', ' (break)'."""
+    return ("" if row.rt else " (no rt)") + ("" if row.stopped in ("completed", "unknown") else f" ({row.stopped})")
+
+
+def _pooled(threads: list[dict]) -> tuple[int | None, int | None]:
     """(mean, stddev) of all threads' samples as one set, from each thread's
-    n, mean and stddev (the agent's are exact numbers, an import's rounded)."""
+    n, mean and stddev (the agent's are exact numbers, an import's rounded).
+    A source that gives a thread's mean but not its deviation (cyclictest's
+    Avg when its histogram overflowed, its JSON without a histogram) still
+    gives the pooled mean."""
     n, total, squares = 0, Fraction(0), Fraction(0)
+    deviations = True
     for t in threads:
         count, mean, stddev = t.get("samples"), t.get("mean_ns"), t.get("stddev_ns")
-        if not count or mean is None or stddev is None:
-            return None
-        mean, stddev = Fraction(mean), Fraction(stddev)
+        if not count:
+            continue
+        if mean is None:
+            return None, None
+        mean = Fraction(mean)
         n += count
         total += count * mean
-        squares += count * (stddev * stddev + mean * mean)
+        if stddev is None:
+            deviations = False
+        else:
+            squares += count * (Fraction(stddev) ** 2 + mean * mean)
     if not n:
-        return None
+        return None, None
     mean = total / n
-    return round_half_up(mean), sqrt_rounded(max(Fraction(0), squares / n - mean * mean))
+    stddev = sqrt_rounded(max(Fraction(0), squares / n - mean * mean)) if deviations else None
+    return round_half_up(mean), stddev
 
 
-def _percentiles(threads: list[dict]) -> dict[str, int | None] | None:
-    """From the threads' histograms added together, else the one thread's own."""
+def _percentiles(threads: list[dict], low: int | None, high: int | None) -> dict[str, int | None] | None:
+    """From the threads' histograms added together, else the one thread's own;
+    never beyond the samples' extremes (an older import's may be one bucket above)."""
     if len(threads) == 1 and threads[0].get("percentiles_ns"):
-        return threads[0]["percentiles_ns"]
+        return {name: within(value, low, high) for name, value in threads[0]["percentiles_ns"].items()}
     merged = merged_histogram(threads)
-    return percentiles_ns(merged) if merged is not None else None
+    return percentiles_ns(merged, min_ns=low, max_ns=high) if merged is not None else None
 
 
 def merged_histogram(threads: list[dict]) -> Histogram | None:
@@ -135,6 +153,11 @@ def _si(value: float, space: str = "") -> str:
             scaled = value / size
             return f"{scaled:.1f}{space}{prefix}" if scaled < 10 else f"{scaled:.0f}{space}{prefix}"
     return f"{value:.0f}{space}"
+
+
+def counted(n: int, noun: str) -> str:
+    """'1 sample', '2 samples': a count and its noun, in words that agree."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def us(ns: int | None, digits: int = 1) -> str:

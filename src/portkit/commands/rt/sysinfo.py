@@ -1,27 +1,54 @@
 """`portkit rt sysinfo` for people: the facts that decide wake-up latency,
 one line each, then the agent's warnings (docs/formats.md,
-"portkit.rt-sysinfo/1"). The JSON form is the agent's document as it is."""
+"portkit.rt-sysinfo/1"). The JSON form is the agent's document as it is.
+
+Under qemu-user the agent is the emulated architecture's, but everything it
+reads (uname, the clock, /proc and /sys) is this host's kernel: qemu only
+changes the machine uname reports. The text says so, first."""
 
 from __future__ import annotations
 
+import platform
 from collections.abc import Iterable
 
 
 def render(document: dict) -> list:
     from portkit.core.output import fields, styled
 
-    out: list = [fields(list(_facts(document)))]
+    out: list = []
+    if emulated(document):
+        out += [styled(_emulated(document), "yellow"), ""]
+    out.append(fields(list(_facts(document))))
     warnings = document.get("warnings") or []
     if warnings:
-        out += ["", f"{len(warnings)} warnings:"]
+        out += ["", f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}:"]
         out += [styled(f"  {w.get('about', '?')}: {w.get('message', '')}", "yellow") for w in warnings]
     return out
+
+
+def emulated(document: dict) -> bool:
+    """Read by an agent under qemu-user on this host."""
+    return str(document.get("target") or "").startswith("qemu-")
+
+
+def _emulated(document: dict) -> str:
+    agent = document.get("agent") or {}
+    model = f" ({agent['data_model']})" if agent.get("data_model") else ""
+    uname = (document.get("kernel") or {}).get("machine")
+    return (
+        f"EMULATED by qemu-user: the agent is {agent.get('arch', '?')}{model}, but the kernel, clock, CPUs, "
+        f"cpufreq, cpuidle and tracefs below are this {platform.machine()} host's, seen through the emulator "
+        f"(which makes uname say {uname})"
+    )
 
 
 def _facts(d: dict) -> Iterable[tuple[str, str]]:
     kernel = d.get("kernel") or {}
     config = kernel.get("config") or f"none ({kernel.get('config_why') or 'unknown'})"
-    yield "kernel", f"{kernel.get('release')} {kernel.get('machine')} ({kernel.get('version')}), config {config}"
+    machine = kernel.get("machine")
+    if emulated(d):  # qemu-user answers uname with the emulated machine
+        machine = f"{platform.machine()}, this host's"
+    yield "kernel", f"{kernel.get('release')} {machine} ({kernel.get('version')}), config {config}"
     yield "preemption", _preemption(d.get("preemption") or {})
     clock = d.get("clock") or {}
     hz = d.get("hz")

@@ -124,7 +124,8 @@ def expected(columns: list[tuple[int, str, list[int]]], options: Options, unit_n
             # numpy ranks in floats (99.9 / 100 * n can land one rank too far): nudge q below the rank.
             value = int(numpy.percentile(array, float(name) - 1e-9, method="inverted_cdf"))
             width = options.bucket * unit_ns
-            percentiles[name] = int(array.max()) if value >= limit else (value // width + 1) * width
+            edge = int(array.max()) if value >= limit else (value // width + 1) * width
+            percentiles[name] = min(edge, int(array.max()))  # no percentile above the largest sample
         result[label] = {
             "samples": len(values),
             "overflow": over,

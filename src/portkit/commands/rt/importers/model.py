@@ -46,7 +46,7 @@ def latency_stats(
         "max_ns": max_ns,
         "mean_ns": mean_ns,
         "stddev_ns": stddev_ns,
-        "percentiles_ns": percentiles_ns(histogram) if histogram is not None else None,
+        "percentiles_ns": percentiles_ns(histogram, min_ns=min_ns, max_ns=max_ns) if histogram is not None else None,
         "histogram": histogram.to_json() if histogram is not None else None,
     }
 

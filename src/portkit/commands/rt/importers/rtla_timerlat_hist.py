@@ -32,6 +32,7 @@ from fractions import Fraction
 from portkit.commands.rt.importers import model
 from portkit.commands.rt.importers.text import Line, Lines, bad, in_ns, shown, whole_number
 from portkit.commands.rt.stats import Histogram, histogram_moments
+from portkit.commands.rt.summary import counted
 
 TITLE = "# RTLA timerlat histogram"
 UNIT = re.compile(r"^# Time unit is (microseconds \(us\)|nanoseconds \(ns\))\s*$")
@@ -127,7 +128,7 @@ def _values(run: Run, words: list[str], line: Line, name: str) -> list[str]:
     if run.columns is None:
         raise bad(name, line, "a row before the 'Index IRQ-000 Thr-000 ...' line (output made with --no-header?)")
     if len(words) != len(run.columns):
-        raise bad(name, line, f"{len(words)} values for {len(run.columns)} columns")
+        raise bad(name, line, f"{counted(len(words), 'value')} for {counted(len(run.columns), 'column')}")
     return words
 
 
@@ -173,7 +174,7 @@ def _document(run: Run, name: str, cut: Line | None, problems: list[str]) -> dic
         label = f"{column.kind}-{column.cpu:03d}"
         by_cpu.setdefault(column.cpu, {})[column.kind] = _stats(column, bucket, unit_ns, name, label, problems)
     if run.missed_events:
-        problems.append(f"{name}: rtla lost {run.missed_events} trace events; its counts may be short")
+        problems.append(f"{name}: rtla lost {counted(run.missed_events, 'trace event')}; its counts may be short")
     if run.stopped_at_threshold:
         problems.append(f"{name}: rtla stopped tracing at a latency threshold (-a, -i or -T)")
         stopped = "interrupted"

@@ -1,0 +1,101 @@
+"""`portkit rt run`: the options checked, the study measured with its
+progress on one status line, then its table. What the user should know
+beside the table goes to stderr: nothing new was measured, a --timerlat that
+could not run, a --timeout that ended the study."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import time
+from pathlib import Path
+
+from portkit.commands.rt import table
+from portkit.commands.rt.results import read_results
+from portkit.commands.rt.study import Measure, Study, cells_of, load_options
+from portkit.commands.rt.summary import counted, row
+from portkit.core.errors import BadInput, EnvironmentProblem, Exit
+from portkit.core.output import emit, output_directory, warn
+from portkit.core.progress import StatusLine
+from portkit.core.target import parse_target
+
+DEFAULT_LOOPS = 100_000  # the field report's -l100000
+TIMEOUT_HELP = (
+    "end the whole study after S seconds: the cell under way stops early and is kept as interrupted, "
+    "the table shows what was measured, exit 3; the same command then goes on (default and 0: no limit)"
+)
+
+
+def run_study(args: argparse.Namespace) -> int:
+    study = _study(args)
+    fresh = not args.directory.exists()
+    output_directory(args.directory)
+    try:
+        with StatusLine(quiet=args.quiet) as status:
+            study.status = status
+            study.run()
+    except KeyboardInterrupt:
+        where = f"the cells measured so far are in {args.directory}" if study.measured or not fresh else ""
+        print(f"portkit: interrupted; {where or 'nothing was measured'}", file=sys.stderr)
+        return 130
+    finally:
+        if fresh and not study.measured:
+            with contextlib.suppress(OSError):  # made for this run, and nothing came of it
+                args.directory.rmdir()
+    _tell(study, args.directory)
+    complete = sum(study.done(cell) for cell in study.cells)
+    if study.out_of_time and not study.measured and not complete:
+        raise EnvironmentProblem(f"rt run: --timeout {args.timeout:g} s ended the study before any cell was measured")
+    results = read_results(args.directory)
+    rows = [row(name, cell) for name, cell in results.cells]
+    heading, notes = results.heading(), table.notes(results.cells)
+    emit(
+        args.format,
+        table.document(rows, heading, results.emulated, notes),
+        lambda _: table.text(rows, heading, notes),
+        None,
+    )
+    if study.out_of_time:
+        raise EnvironmentProblem(
+            f"rt run: --timeout {args.timeout:g} s ended the study with {counted(complete, 'cell')} of "
+            f"{len(study.cells)} complete; the same command goes on where it stopped"
+        )
+    return Exit.OK
+
+
+def _study(args: argparse.Namespace) -> Study:
+    """The study the options describe, every option checked before anything starts."""
+    intervals = _intervals(args.intervals)
+    loads = [x.strip() for x in args.loads.split(",") if x.strip()]
+    loops = args.loops if args.loops or args.duration else DEFAULT_LOOPS
+    if args.duration is not None and not 0 < args.duration <= 7 * 24 * 3600:
+        raise BadInput(f"--duration {args.duration:g}: not from 0 to a week of seconds")
+    policy = "other" if args.no_rt else args.policy
+    measure = Measure(
+        intervals[0], loops, args.duration, policy, args.priority, args.cpus, args.break_us, args.timerlat
+    )
+    cells = cells_of(loads, intervals, args.cmd)
+    options = load_options(args.load_options)
+    target = parse_target(args.target, args.agent)
+    deadline = time.monotonic() + args.timeout if args.timeout else None
+    return Study(args.directory, target, cells, measure, options, restart=args.restart, deadline=deadline)
+
+
+def _intervals(text: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise BadInput(f"--intervals {text}: whole numbers of microseconds, comma-separated") from None
+    if not values or any(not 1 <= v <= 10_000_000 for v in values):
+        raise BadInput(f"--intervals {text}: each from 1 us to 10 s")
+    return list(dict.fromkeys(values))
+
+
+def _tell(study: Study, directory: Path) -> None:
+    """What the table alone would not say."""
+    if not study.measured and not study.out_of_time:
+        every = "the 1 cell was" if len(study.cells) == 1 else f"all {len(study.cells)} cells were"
+        warn(f"nothing new was measured: {every} complete already in {directory} (--restart measures again)")
+    for note in table.notes(list(study.measured.items())):
+        warn(note)
