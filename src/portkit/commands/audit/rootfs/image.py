@@ -60,6 +60,7 @@ class Image:
     texts: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # one line per thing that could not be read
     _children: dict[str, list[str]] | None = None
+    _named: dict[str, list[str]] | None = None
     _resolved: dict[tuple[str, bool], Resolved] = field(default_factory=dict)
 
     def add(self, path: str, node: Node) -> None:
@@ -68,7 +69,7 @@ class Image:
             self.nodes[parent] = Node("dir")
             parent = posixpath.dirname(parent)
         self.nodes[path] = node
-        self._children = None
+        self._children = self._named = None
 
     def children(self, directory: str) -> list[str]:
         """Names in a directory (not resolved), sorted."""
@@ -79,6 +80,17 @@ class Image:
                     index.setdefault(posixpath.dirname(path), []).append(posixpath.basename(path))
             self._children = {d: sorted(names) for d, names in index.items()}
         return self._children.get(directory, [])
+
+    def named(self, name: str) -> list[str]:
+        """Every path whose last part is name, in tree order: where else a
+        missing library lies, without a walk of the whole tree per name."""
+        if self._named is None:
+            index: dict[str, list[str]] = {}
+            for path in self.nodes:
+                if path:
+                    index.setdefault(posixpath.basename(path), []).append(path)
+            self._named = index
+        return self._named.get(name, [])
 
     def resolve(self, path: str, *, follow_last: bool = True) -> Resolved:
         """`path` (absolute or relative, both from the image root) with its

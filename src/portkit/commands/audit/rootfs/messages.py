@@ -20,8 +20,8 @@ def elsewhere(image: Image, name: str, searched: Sequence[str]) -> list[str]:
     """Files (or links) named `name` in directories that were not searched."""
     searched_real = {image.resolve(d).path for d in searched}
     hits = []
-    for path, node in image.nodes.items():
+    for path in image.named(name):
         in_searched = image.resolve(posixpath.dirname(path)).path in searched_real
-        if posixpath.basename(path) == name and node.kind in ("file", "link") and not in_searched:
+        if image.nodes[path].kind in ("file", "link") and not in_searched:
             hits.append(path)
     return sorted(hits)
