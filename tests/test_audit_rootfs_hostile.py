@@ -149,7 +149,8 @@ def test_not_an_archive_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     # tarfile's list of every decompressor it tried comes down to the tar reader's reason.
     reason = "not a directory or a tar archive portkit can read (tar: invalid header)"
-    assert proc.stderr.strip().endswith(f"{junk}: {reason}")
+    hint = "(hint: audit rootfs reads a directory, or a .tar, .tar.gz, .tar.bz2 or .tar.xz archive)"
+    assert proc.stderr == f"portkit: error: {junk}: {reason} {hint}\n"
 
 
 # -- property tests --------------------------------------------------------------------
