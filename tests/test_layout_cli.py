@@ -545,3 +545,12 @@ def test_progress_of_the_parses_on_a_terminal_only() -> None:
     assert screen.returncode == 0 and "layout: 2/2 parses" in screen.raw and screen.lines == [""]
     quiet = run_on_terminal(["layout", str(LEGACY / "wire.h"), "--format", "json", "-o", "/dev/null", "-q"])
     assert quiet.returncode == 0 and quiet.raw == ""
+
+
+def test_the_type_table_names_an_abi_with_flags_short_and_in_full_below(capsys) -> None:
+    variant = "armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64"
+    assert main(["layout", "--types", "--abi", "armhf", "--abi", "x86_64", "--abi", variant, "--abi", "i686"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["arm", "x86_64", "armhf", "i686"]
+    assert lines[2].split() == ["type", "ILP32", "LP64", "ILP32", "ILP32"]
+    assert lines[-1] == f"armhf: {variant}" and "…" not in "".join(lines)

@@ -120,10 +120,15 @@ def _table_width(header: list[str], rows: list[list[Cell]]) -> int:
 
 
 def short_labels(names: list[str]) -> list[str]:
-    """ABI names for a narrow table: without their flags (`armhf` for
-    `armhf:-D_TIME_BITS=64`), numbered where two would be the same."""
+    """ABI names for a narrow column: an ABI with flags without them (`armhf`
+    for `armhf:-D_TIME_BITS=64`), numbered by its place (`armhf#2`) where that
+    would name two ABIs."""
     bases = [name.split(":", 1)[0] for name in names]
-    return [base if bases.count(base) == 1 else f"{base}#{i + 1}" for i, base in enumerate(bases)]
+    taken = [name for name in names if ":" not in name]
+    return [
+        name if ":" not in name else base if base not in taken and bases.count(base) == 1 else f"{base}#{i + 1}"
+        for i, (name, base) in enumerate(zip(names, bases, strict=True))
+    ]
 
 
 def _summary(document: dict, names: list[str]) -> str:
