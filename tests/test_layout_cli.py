@@ -554,3 +554,10 @@ def test_the_type_table_names_an_abi_with_flags_short_and_in_full_below(capsys) 
     assert lines[1].split() == ["arm", "x86_64", "armhf", "i686"]
     assert lines[2].split() == ["type", "ILP32", "LP64", "ILP32", "ILP32"]
     assert lines[-1] == f"armhf: {variant}" and "…" not in "".join(lines)
+
+
+def test_a_file_not_named_as_c_is_refused_in_one_line() -> None:
+    proc = portkit("layout", str(ROOT / "README.md"))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith(f"portkit: error: {ROOT / 'README.md'}: not C or C++ source (named .c, .cc")
+    assert proc.stderr.count("\n") == 1

@@ -30,20 +30,23 @@ def units(
     database: Path | None,
     given_flags: Sequence[str],
     problems: list[str],
+    refused: list[str],
     *,
     headers: bool = False,
 ) -> list[TranslationUnit]:
     """The files to parse, in a stable order, each once. Below a directory
     the sources, then (headers=True) its headers; else its headers only when
-    it has no source. An input that does not exist is a problem, and the
-    rest goes on."""
+    it has no source. An operand that does not exist or is not named as C or
+    C++ is refused (a usage error), a directory without C a problem; the rest
+    goes on. A database's entries for other languages (assembly,
+    Objective-C) are left out."""
     db = CompileDatabase(database) if database is not None else None
     flags_for: Callable[[Path], list[str]] = (
         (lambda p: [*given_flags, *db.flags_for(p)]) if db else (lambda _: list(given_flags))
     )
     paths: list[Path] = []
     if not inputs and db is not None:
-        paths = [Path(f) for f in db.files()]
+        paths = [Path(f) for f in db.files() if is_c_or_cxx(f)]
     for item in inputs:
         if item.is_dir():
             sources, found_headers = c_files_below(item)
@@ -51,12 +54,19 @@ def units(
             if not found:
                 problems.append(f"{item}: no C or C++ files below it")
             paths += found
-        elif item.exists() or item.is_symlink():
-            paths.append(item)
+        elif not (item.exists() or item.is_symlink()):
+            refused.append(f"{item}: no such file or directory")
+        elif not is_c_or_cxx(item.name):
+            refused.append(f"{item}: not C or C++ source (named {', '.join(SOURCES + HEADERS)})")
         else:
-            problems.append(f"{item}: no such file or directory")
+            paths.append(item)
     unique = list(dict.fromkeys(paths))
     return [TranslationUnit(p, tuple(flags_for(p))) for p in unique]
+
+
+def is_c_or_cxx(name: str) -> bool:
+    """Named as a C or C++ source or header, as compilers tell the language."""
+    return name.endswith(SOURCES + HEADERS)
 
 
 def c_files_below(root: Path) -> tuple[list[Path], list[Path]]:

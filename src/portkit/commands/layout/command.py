@@ -22,6 +22,7 @@ from portkit.core.progress import StatusLine
 from portkit.cparse.compdb import NAME
 from portkit.cparse.inputs import units
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
+from portkit.findings.text import count
 
 SUMMARY = "struct and union layouts across data models (ILP32, LP64, LLP64), exact to the byte"
 EXAMPLES = (
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if not inputs and database is None:
         raise BadInput("layout: name headers, sources or directories, or -p BUILD_DIR (or --types)")
     unread: list[str] = []
-    found = units(inputs, database, given_flags(args), unread, headers=True)
+    found = units(inputs, database, given_flags(args), unread, unread, headers=True)
     flags = {unit.path: list(unit.flags) for unit in found}
     with StatusLine(quiet=args.quiet) as status:
         analysis = analyse(
@@ -82,8 +83,7 @@ def run(args: argparse.Namespace) -> int:
     document = build_document(abis, analysis, show_all=args.all)
     problems = analysis.failed + analysis.problems
     if not any(analysis.per_abi.values()) and problems:
-        others = len(problems) - 1
-        more = f" (and {others} more problem{'s' if others > 1 else ''})" if others else ""
+        more = f" (and {count(len(problems) - 1, 'more problem')})" if len(problems) > 1 else ""
         raise BadInput(problems[0] + more)
     emit(args.format, document, lambda d: render(d, _text_width(args)), args.output)
     for line in analysis.problems:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from portkit.core.fit import GAP
 from portkit.core.output import columns, styled
+from portkit.findings.text import count
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -136,7 +137,7 @@ def _summary(document: dict, names: list[str]) -> str:
     changed, total = document["records_changed"], document["records_total"]
     verb = "differs" if changed == 1 else "differ"
     return (
-        f"{changed} of {total} record{'' if total == 1 else 's'} {verb} between {' / '.join(names)}"
+        f"{changed} of {count(total, 'record')} {verb} between {' / '.join(names)}"
         + (f", {incomplete} incomplete" if incomplete else "")
         + (" (--all shows every record)" if total > len(document["records"]) else "")
     )

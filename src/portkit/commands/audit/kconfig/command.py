@@ -21,12 +21,12 @@ from portkit.commands.audit.kconfig.engine import Check, evaluate, findings
 from portkit.commands.audit.kconfig.render import SHOW, reason_fits, render_header
 from portkit.commands.audit.kconfig.rules import ROWS, RULES
 from portkit.commands.audit.kconfig.sources import Loaded, load
-from portkit.commands.audit.wording import counted
 from portkit.core.command import add_command
 from portkit.core.output import columns, styled, terminal_width, warn
 from portkit.findings.report import add_findings_options, check_findings_options, finish
 from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.selection import active_rules
+from portkit.findings.text import count
 
 SCHEMA = "portkit.audit-kconfig/1"
 PROBLEMS_SHOWN = 20  # problem lines on stderr; the rest are counted (all are in the JSON)
@@ -87,7 +87,7 @@ def _warn(problems: list[str]) -> None:
     for line in problems[:PROBLEMS_SHOWN]:
         warn(line)
     if len(problems) > PROBLEMS_SHOWN:
-        warn(f"{counted(len(problems) - PROBLEMS_SHOWN, 'more problem line')} (all in --format json)")
+        warn(f"{count(len(problems) - PROBLEMS_SHOWN, 'more problem line')} (all in --format json)")
 
 
 def _document(loaded: Loaded, arch, checks: list[Check]) -> dict:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from portkit.commands.audit.kconfig.engine import FAILED
-from portkit.commands.audit.wording import counted
 from portkit.core.fit import GAP, MIN_WRAPPED
 from portkit.core.output import columns, fields, styled
 from portkit.findings.model import Severity
+from portkit.findings.text import count
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -40,13 +40,13 @@ def render_header(document: dict[str, Any], show: str, width: int | None = None)
         read += f", the running kernel {config['release']}"
     elif config["source"] == "target":
         read += f", the kernel {config['release']} on {document['target']}"
-    settings = f"{counted(config['settings'], 'setting')} in {counted(config['lines'], 'line')}"
+    settings = f"{count(config['settings'], 'setting')} in {count(config['lines'], 'line')}"
     out: list[RenderableType] = [
         fields(
             [
                 ("config", read),
                 ("kernel", f"{kernel['version'] or 'version unknown'}, {arch}"),
-                ("read", f"{settings}, {counted(len(document['problems']), 'problem')}"),
+                ("read", f"{settings}, {count(len(document['problems']), 'problem')}"),
                 ("checked", _checked(summary)),
             ]
         ),
@@ -64,7 +64,7 @@ def render_header(document: dict[str, Any], show: str, width: int | None = None)
 
 def _checked(summary: dict[str, int]) -> str:
     failed = ", ".join(f"{summary[k]} {k.upper()}" for k in ("fail", "warn", "note") if summary[k])
-    text = f"{counted(summary['checked'], 'rule')}: {summary['ok']} OK" + (f", {failed}" if failed else "")
+    text = f"{count(summary['checked'], 'rule')}: {summary['ok']} OK" + (f", {failed}" if failed else "")
     if summary["skipped"]:
         text += f"; {summary['skipped']} skipped (other architectures or conditions)"
     return text

@@ -13,8 +13,8 @@ from portkit.commands.audit.rootfs.abi import COMPAT_ABIS, EM_BPF, Abi, FileAbi,
 from portkit.commands.audit.rootfs.elf import ET_DYN, ET_REL, ElfFacts
 from portkit.commands.audit.rootfs.image import Image
 from portkit.commands.audit.rootfs.loader import Loaded, LoadingModel, Lookup
-from portkit.commands.audit.wording import counted
 from portkit.findings.model import Finding, Location, Rule
+from portkit.findings.text import count
 
 # Directories whose ELF files may be for other processors: firmware for
 # peripherals, bootloaders' modules, data (Buildroot's check-bin-arch skips
@@ -64,8 +64,8 @@ def infer_target(image: Image, arch: str | None) -> Target | None:
         noun, where = "ELF file", ""
     if not counts:
         return None
-    (abi, count), total = counts.most_common(1)[0], sum(counts.values())
-    return Target(abi, f"inferred from {count} of {counted(total, noun)}{where}")
+    (abi, most), total = counts.most_common(1)[0], sum(counts.values())
+    return Target(abi, f"inferred from {most} of {count(total, noun)}{where}")
 
 
 def looks_like_a_root(image: Image) -> bool:

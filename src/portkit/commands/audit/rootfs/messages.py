@@ -9,6 +9,11 @@ from collections.abc import Sequence
 from portkit.commands.audit.rootfs.image import Image
 
 
+def entries(n: int) -> str:
+    """`1 entry`, `662 entries`: the paths of an image."""
+    return f"{n} {'entry' if n == 1 else 'entries'}"
+
+
 def listed(items: Sequence[str], limit: int = 4) -> str:
     """`a, b, c and 2 more`."""
     if len(items) <= limit:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import time
 
 from portkit.commands.audit.rootfs.image import Image, Watcher
-from portkit.commands.audit.wording import counted
+from portkit.commands.audit.rootfs.messages import entries
 from portkit.core.progress import StatusLine, duration
+from portkit.findings.text import count
 
 EVERY = 64  # entries between two looks at the clock while reading: formatting each would cost more
 
@@ -38,6 +39,6 @@ class Progress:
         self.image = image or self.image
         parts = [duration(time.monotonic() - self.start)]
         if self.image is not None:
-            entries, elves = len(self.image.nodes) - 1, len(self.image.elves)
-            parts[:0] = [counted(entries, "entry", "entries"), counted(elves, "ELF file")]
+            paths, elves = len(self.image.nodes) - 1, len(self.image.elves)
+            parts[:0] = [entries(paths), count(elves, "ELF file")]
         self.status.show(f"audit rootfs: {phase}  {', '.join(parts)}", now=now)

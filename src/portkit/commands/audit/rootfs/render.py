@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from portkit.commands.audit.rootfs.messages import listed
-from portkit.commands.audit.wording import counted
+from portkit.commands.audit.rootfs.messages import entries, listed
 from portkit.core.fit import GAP, MIN_WRAPPED
+from portkit.findings.text import count
 
 FILES_SHOWN = 8  # in the per-file summary; JSON has them all
 
@@ -20,7 +20,7 @@ def header(document: dict[str, Any], width: int | None = None) -> list:
 
     image, target, files = document["image"], document["target"], document["files"]
     rows = [
-        ("image", f"{image['path']} ({image['kind']}, {counted(image['entries'], 'entry', 'entries')})"),
+        ("image", f"{image['path']} ({image['kind']}, {entries(image['entries'])})"),
         ("target", f"{target['label']}, {target['source']}"),
     ]
     for loader in document["loaders"]:
@@ -28,11 +28,11 @@ def header(document: dict[str, Any], width: int | None = None) -> list:
         conf = f"; {loader['conf_source']}: {listed(loader['conf_dirs'], 4)}" if loader["conf_dirs"] else ""
         rows.append((f"loader {loader['abi']}", f"{loader['program'] or '(none)'} ({loader['libc']}): {dirs}{conf}"))
     kinds = {"firmware": "firmware file", "data": "data file", "modules": "module"}
-    skipped = [counted(files[k], noun) for k, noun in kinds.items() if files[k]]
+    skipped = [count(files[k], noun) for k, noun in kinds.items() if files[k]]
     rows.append(
         (
             "files",
-            f"{counted(files['elf'], 'ELF file')}, {files['audited']} audited as the image's own"
+            f"{count(files['elf'], 'ELF file')}, {files['audited']} audited as the image's own"
             + (f"; not checked for loading: {', '.join(skipped)}" if skipped else "")
             + (f"; {files['malformed']} malformed" if files["malformed"] else ""),
         )
@@ -40,11 +40,11 @@ def header(document: dict[str, Any], width: int | None = None) -> list:
     kernel = document["kernel"]
     if kernel is not None:
         needs = ", ".join(
-            f"CONFIG_{n['option']}={n['value'] or '?'} ({counted(n['programs'], 'program')})" for n in kernel["needs"]
+            f"CONFIG_{n['option']}={n['value'] or '?'} ({count(n['programs'], 'program')})" for n in kernel["needs"]
         )
         rows.append(("kernel", f"{kernel['config'] or 'no --kconfig'}: {needs}"))
     if document["problems"]:
-        rows.append(("not read", f"{counted(len(document['problems']), 'entry', 'entries')} (warnings above)"))
+        rows.append(("not read", f"{entries(len(document['problems']))} (warnings above)"))
     out: list = [fields(rows), ""]
     by_rule, by_file = document["summary"]["by_rule"], document["summary"]["by_file"]
     if by_rule:
@@ -57,7 +57,7 @@ def header(document: dict[str, Any], width: int | None = None) -> list:
             first, *rest = fold_path(f["path"], room)
             rows_file += [[first, str(f["findings"]), ", ".join(f["rules"])], *([piece, "", ""] for piece in rest)]
         if len(by_file) > FILES_SHOWN:
-            rows_file.append([f"... and {counted(len(by_file) - FILES_SHOWN, 'more file')}", "", ""])
+            rows_file.append([f"... and {count(len(by_file) - FILES_SHOWN, 'more file')}", "", ""])
         out.append(columns(["file", "findings", "rules"], rows_file, right=[1], wrap=2))
         out.append("")
     return out
