@@ -20,6 +20,7 @@ from conftest import ROOT, validate_sarif
 from debian_kconfigs import debian_configs
 from portkit.commands.audit.kconfig.reader import KernelConfig
 from portkit.core.errors import EnvironmentProblem
+from terminal import run_on_terminal
 
 
 def audit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -121,8 +122,89 @@ def test_text_is_a_table_of_every_rule_checked(tmp_path: Path) -> None:
     assert any(row.split()[:2] == ["PKK205", "CONFIG_COMPAT_VDSO"] and " OK " in row for row in rows)
     failures = audit(config, "--show", "failures").stdout
     assert all(" OK " not in line for line in failures.splitlines() if line.startswith("PKK"))
-    everything = audit(config, "--show", "all").stdout
-    assert "SKIP: x86_64 only" in everything and "SKIP" not in proc.stdout
+    everything = table_rows(audit(config, "--show", "all").stdout)
+    assert everything["PKK202"]["result"] == "skipped" and everything["PKK202"]["reason"] == "x86_64 only"
+    assert all(row["result"] != "skipped" for row in table_rows(proc.stdout).values())
+
+
+def table_rows(text: str) -> dict[str, dict[str, str]]:
+    """The piped table's rows by rule: each cell cut at its header's column."""
+    lines = text.splitlines()
+    header = next(line for line in lines if line.startswith("rule "))
+    names = header.split()
+    starts = [header.index(f"{name}") for name in names]
+    rows = {}
+    for line in lines[lines.index(header) + 1 :]:
+        if not line.startswith("PKK"):
+            break
+        bounds = zip(starts, [*starts[1:], None], strict=True)
+        rows[line.split()[0]] = {name: line[a:b].strip() for name, (a, b) in zip(names, bounds, strict=True)}
+    return rows
+
+
+WORDS = {"error": "FAIL", "warning": "WARN", "note": "NOTE"}  # a failed check's result, by its severity
+
+
+def test_the_result_column_says_only_the_result() -> None:
+    config = debian_configs("arm64") / "config.arm64_none_arm64.xz"
+    rows = table_rows(audit(config, "--show", "all").stdout)
+    _, document = audit_json(config)
+    expected = {
+        c["rule"]: {"ok": "OK", "skip": "skipped"}.get(c["status"]) or WORDS[c["severity"]] for c in document["checks"]
+    }
+    assert {rule: row["result"] for rule, row in rows.items()} == expected
+    assert (rows["PKK101"]["actual"], rows["PKK101"]["result"]) == ("is not found", "FAIL")
+    assert (rows["PKK110"]["actual"], rows["PKK110"]["result"]) == ("NO_HZ_FULL", "NOTE")
+    # The JSON keeps its result strings: the text table shows their first word.
+    assert checks(document)["PKK101"]["result"] == "FAIL: is not found"
+
+
+def test_a_hidden_failure_is_marked_in_the_result_column(tmp_path: Path) -> None:
+    config = tmp_path / "c"
+    config.write_text(
+        "# Linux/arm64 6.1.0 Kernel Configuration\nCONFIG_ARM64=y\n# portkit: ignore PKK114\nCONFIG_LOCKUP_DETECTOR=y\n"
+    )
+    rows = table_rows(audit(config, "--select", "PKK114").stdout)
+    assert (rows["PKK114"]["actual"], rows["PKK114"]["result"]) == ("y", "WARN (hidden)")
+
+
+def test_on_an_80_column_terminal_every_rule_and_reason_reads_whole() -> None:
+    config = debian_configs("arm64") / "config.arm64_none_arm64.xz"
+    _, document = audit_json(config)
+    screen = run_on_terminal(["audit", "kconfig", str(config), "--show", "all"], columns=80)
+    assert screen.returncode == 1
+    lines = [line.rstrip() for line in screen.lines]
+    assert max(len(line) for line in lines) <= 80, [line for line in lines if len(line) > 80]
+    text = " ".join(" ".join(lines).split())
+    for check in document["checks"]:
+        row = next(line for line in lines if line.startswith(check["rule"] + " "))
+        word = row.split()[1]
+        assert word in ("OK", "FAIL", "WARN", "NOTE", "skipped") and check["option"] in row, row
+        why = check["result"].removeprefix("SKIP: ") if check["status"] == "skip" else check["reason"]
+        assert " ".join(why.split()) in text, why
+    assert_folded_under_the_third_column(lines)
+
+
+def test_list_rules_fits_an_80_column_terminal() -> None:
+    document = json.loads(audit("--list-rules", "--format", "json").stdout)
+    screen = run_on_terminal(["audit", "kconfig", "--list-rules"], columns=80)
+    lines = [line.rstrip() for line in screen.lines]
+    assert screen.returncode == 0 and max(len(line) for line in lines) <= 80
+    text = " ".join(" ".join(lines).split())
+    for rule in document["rules"]:
+        assert any(line.startswith(f"{rule['id']} ") and rule["option"] in line for line in lines), rule["id"]
+        assert " ".join(rule["summary"].split()) in text
+    assert_folded_under_the_third_column(lines)
+
+
+def assert_folded_under_the_third_column(lines: list[str]) -> None:
+    """A narrow table's lines: each rule's row, then its reason under the third column, never at the margin."""
+    header = next(n for n, line in enumerate(lines) if line.startswith("rule "))
+    third = lines[header].index(lines[header].split()[2])
+    for line in lines[header + 1 :]:
+        if not line:
+            break
+        assert line.startswith("PKK") or len(line) - len(line.lstrip()) == third, line
 
 
 # The running kernel and compressed files.

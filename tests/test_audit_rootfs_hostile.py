@@ -149,7 +149,8 @@ def test_not_an_archive_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     # tarfile's list of every decompressor it tried comes down to the tar reader's reason.
     reason = "not a directory or a tar archive portkit can read (tar: invalid header)"
-    assert proc.stderr.strip().endswith(f"{junk}: {reason}")
+    hint = "(hint: audit rootfs reads a directory, or a .tar, .tar.gz, .tar.bz2 or .tar.xz archive)"
+    assert proc.stderr == f"portkit: error: {junk}: {reason} {hint}\n"
 
 
 # -- property tests --------------------------------------------------------------------
@@ -216,3 +217,26 @@ def test_the_kernel_config_is_read_by_the_kconfig_audits_reader(tmp_path: Path) 
     for bad in ("cut.gz", "text", "absent"):
         with pytest.raises(BadInput):
             read_config_file(tmp_path / bad)
+
+
+def test_a_missing_library_is_looked_for_by_name_not_in_every_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where else a missing library lies: only the entries of that name are
+    looked at (each of /usr's 188000 entries once per missing library took
+    minutes)."""
+    from portkit.commands.audit.rootfs.image import Image, Node
+    from portkit.commands.audit.rootfs.messages import elsewhere
+
+    image = Image("image", None)
+    for n in range(2000):
+        image.add(f"usr/share/doc/package{n}/changelog.gz", Node("file"))
+    image.add("opt/vendor/lib/libvendor.so.1", Node("file"))
+    resolved: list[str] = []
+    original = Image.resolve
+
+    def counting(self: Image, path: str, *, follow_last: bool = True):
+        resolved.append(path)
+        return original(self, path, follow_last=follow_last)
+
+    monkeypatch.setattr(Image, "resolve", counting)
+    assert elsewhere(image, "libvendor.so.1", ["lib", "usr/lib"]) == ["opt/vendor/lib/libvendor.so.1"]
+    assert len(resolved) <= 3, len(resolved)

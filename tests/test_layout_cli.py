@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from portkit.cli import main
+from terminal import run_on_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGACY = ROOT / "examples" / "legacy32" / "include"
@@ -287,7 +288,7 @@ def test_a_file_that_crashes_the_parser_is_one_error_and_the_rest_is_reported(tm
     crash.write_text("int x = " + "+".join(["1"] * 2_500_000) + ";\n")
     proc = portkit("layout", "--abi", "aarch64", str(crash), str(LEGACY / "long_records.h"))
     assert proc.returncode == 2
-    assert proc.stderr == f"portkit: error: {crash}: the parser was killed by SIGSEGV (aarch64)\n"
+    assert proc.stderr == f"portkit: error: {crash}: the parser was killed by SIGSEGV (arm, aarch64)\n"
     assert "struct bar" in proc.stdout and "long_union_t" in proc.stdout
 
 
@@ -460,3 +461,103 @@ def test_cplusplus_standard_headers_resolve(capsys, abi: str) -> None:
         str(ROOT / "tests/data/layout/classes.hpp"),
     )
     assert code == 0 and doc["problems"] == []
+
+
+# Directories and compilation databases, as scan takes them.
+
+
+def test_a_directory_is_every_c_and_cplusplus_file_below_it(capsys, tmp_path: Path) -> None:
+    code, doc = layout_json(capsys, str(LEGACY.parent))
+    names = {r["name"] for r in doc["records"]}
+    # wire.h through the sources that include it; signals.hpp, which no source includes, on its own
+    assert code == 0 and {"struct wire_frame", "struct ipc_msg", "SpeedSignal", "Heartbeat"} <= names
+    assert doc["problems"] == [] and doc["failed"] == []
+    (tmp_path / "empty").mkdir()
+    proc = portkit("layout", str(tmp_path / "empty"))
+    assert proc.returncode == 2 and proc.stderr == f"portkit: error: {tmp_path / 'empty'}: no C or C++ files below it\n"
+
+
+def test_a_compile_database_alone_is_every_file_it_compiles(tmp_path: Path, capsys) -> None:
+    build = make_project(tmp_path)
+    for database in (["-p", str(build)], [str(build / "compile_commands.json")]):
+        code, doc = layout_json(capsys, *database)
+        assert code == 0 and doc["problems"] == [], (database, doc["problems"])
+        assert (size(doc, "struct msg", "arm"), size(doc, "struct msg", "aarch64")) == (20, 24)
+    proc = portkit("layout", str(build / "compile_commands.json"), "-p", str(build))
+    assert proc.returncode == 2 and "one compilation database at a time" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("given", "compared"), [("aarch64", ["arm", "aarch64"]), ("arm", ["arm", "aarch64"]), ("x86_64", ["arm", "x86_64"])]
+)
+def test_one_abi_is_compared_with_the_other_side_of_the_default_pair(capsys, given: str, compared: list[str]) -> None:
+    code, doc = layout_json(capsys, str(LEGACY / "wire.h"), "--abi", given)
+    assert code == 0 and [a["name"] for a in doc["abis"]] == compared
+    assert doc["records_changed"] == doc["records_total"] == 2
+    _, types = layout_json(capsys, "--types", "--abi", given)
+    assert [a["name"] for a in types["abis"]] == [given]  # the type table shows the ABIs as given
+
+
+LONG_NAMES = """\
+struct telemetry_sample_header_with_a_descriptive_name { long timestamp_in_microseconds_since_boot; void *owner; };
+struct telemetry_record_for_the_vehicle_bus_gateway {
+    struct telemetry_sample_header_with_a_descriptive_name sample_header_with_a_long_field_name;
+    unsigned long long int counters_of_received_and_dropped_frames[4];
+    const volatile unsigned long *const pointer_to_memory_mapped_status_register;
+};
+"""
+
+
+def test_long_names_fit_an_80_column_terminal(tmp_path: Path) -> None:
+    header = tmp_path / "long.h"
+    header.write_text(LONG_NAMES)
+    argv = ["layout", str(header), "--abi", "arm", "--abi", "aarch64", "--abi", "mingw64"]
+    screen = run_on_terminal([*argv, "-q"], columns=80)
+    lines = [line.rstrip() for line in screen.lines]
+    assert screen.returncode == 0 and max(len(line) for line in lines) <= 80, lines
+    tables = [n for n, line in enumerate(lines) if line.endswith("field: type (offset/size in bytes)")]
+    assert len(tables) == 2
+    field_column = lines[tables[1]].index("field: type")
+    rows = lines[tables[1] + 1 : tables[1] + 7]
+    assert " ".join(row[field_column:] for row in rows).split() == [
+        "sample_header_with_a_long_field_name:", "struct", "telemetry_sample_header_with_a_descriptive_name",
+        "counters_of_received_and_dropped_frames:", "unsigned", "long", "long[4]",
+        "pointer_to_memory_mapped_status_register:", "const", "volatile", "unsigned", "long", "*const",
+    ]  # fmt: skip
+    assert rows[0].split()[:3] == ["0/8", "0/16", "0/16"]
+    piped = portkit(*argv).stdout.splitlines()  # a pipe keeps the table side by side, whole
+    assert any(line.split() == ["field", "type", "arm", "off/size", "aarch64", "off/size", "mingw64", "off/size"]
+               for line in piped)  # fmt: skip
+
+
+def test_an_abi_with_flags_is_named_short_in_a_narrow_table() -> None:
+    variant = "armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64"
+    screen = run_on_terminal(["layout", str(LEGACY / "timestamp.h"), "--abi", "armhf", "--abi", variant, "-q"])
+    lines = [line.rstrip() for line in screen.lines]
+    assert screen.returncode == 0 and max(len(line) for line in lines) <= 80, lines
+    assert f"  armhf ({variant}): 40 bytes, align 8" in lines
+    assert "  armhf: tail padding: 4 bytes at byte 36" in lines
+    assert f"1 of 1 record differs between arm / {variant}" in lines
+
+
+def test_progress_of_the_parses_on_a_terminal_only() -> None:
+    screen = run_on_terminal(["layout", str(LEGACY / "wire.h"), "--format", "json", "-o", "/dev/null"])
+    assert screen.returncode == 0 and "layout: 2/2 parses" in screen.raw and screen.lines == [""]
+    quiet = run_on_terminal(["layout", str(LEGACY / "wire.h"), "--format", "json", "-o", "/dev/null", "-q"])
+    assert quiet.returncode == 0 and quiet.raw == ""
+
+
+def test_the_type_table_names_an_abi_with_flags_short_and_in_full_below(capsys) -> None:
+    variant = "armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64"
+    assert main(["layout", "--types", "--abi", "armhf", "--abi", "x86_64", "--abi", variant, "--abi", "i686"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["arm", "x86_64", "armhf", "i686"]
+    assert lines[2].split() == ["type", "ILP32", "LP64", "ILP32", "ILP32"]
+    assert lines[-1] == f"armhf: {variant}" and "…" not in "".join(lines)
+
+
+def test_a_file_not_named_as_c_is_refused_in_one_line() -> None:
+    proc = portkit("layout", str(ROOT / "README.md"))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith(f"portkit: error: {ROOT / 'README.md'}: not C or C++ source (named .c, .cc")
+    assert proc.stderr.count("\n") == 1

@@ -188,7 +188,7 @@ def test_every_size_alignment_and_offset_matches_the_cross_compiler(abi: str, tm
     objects = read_data(objdump, tmp_path / "probe.o")
     order = byte_order(tmp_path / "probe.o")
     assert order == ("big" if abi in BIG_ENDIAN else "little")
-    assert document["abis"][0]["byte_order"] == order
+    assert next(a for a in document["abis"] if a["name"] == abi)["byte_order"] == order
     truth = {}
     for i, key in enumerate(vals):
         truth[key] = int.from_bytes(objects["pk_vals"][8 * i : 8 * i + 8], order)
@@ -273,7 +273,7 @@ def test_cplusplus_records_match_gxx(abi: str, tmp_path: Path) -> None:
     document = json.loads(proc.stdout)
     records = [r["layouts"][abi] for r in document["records"]]
     assert len(records) == 29
-    pointer = 4 if document["abis"][0]["data_model"] == "ILP32" else 8
+    pointer = 4 if next(a for a in document["abis"] if a["name"] == abi)["data_model"] == "ILP32" else 8
     for rec in records:
         vptr = [f for f in rec["fields"] if f["name"] == "(vptr)"]
         if vptr:  # the own vptr is first: nothing else (but empty things) starts at 0

@@ -52,7 +52,9 @@ def analyse(
     sysroot: Path | None,
     jobs: int,
     timeout: float | None,
+    parsed: Callable[[int, int], None] | None = None,
 ) -> Analysis:
+    """Every input for every ABI; parsed(count, total) as each parse ends."""
     result = Analysis({a.name: [] for a in abis})
     work: list[ParseJob] = []
     for path in inputs:
@@ -63,7 +65,15 @@ def analyse(
             continue
         flags = tuple(flags_for(path))
         work += [ParseJob(path, text, abi, flags, sysroot) for abi in abis]
-    outcomes = parse_in_workers(layouts_of, work, jobs, timeout)
+    count = 0
+
+    def done(_: int) -> None:
+        nonlocal count
+        count += 1
+        if parsed is not None:
+            parsed(count, len(work))
+
+    outcomes = parse_in_workers(layouts_of, work, jobs, timeout, done)
     seen: dict[str, set[str]] = {a.name: set() for a in abis}
     crashes: dict[tuple[Path, str], list[str]] = {}
     for job, outcome in zip(work, outcomes, strict=True):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,30 +14,47 @@ from portkit.commands.layout.analyse import analyse
 from portkit.commands.layout.document import SCHEMA, abi_json, build_document
 from portkit.commands.layout.render import render
 from portkit.commands.layout.types import render_types, type_table
-from portkit.core.abis import DEFAULT_ABIS, known_names, parse_abi
+from portkit.core.abis import DEFAULT_ABIS, Abi, known_names, parse_abi
 from portkit.core.command import add_command
 from portkit.core.errors import BadInput, Exit
-from portkit.core.output import emit
-from portkit.cparse.compdb import CompileDatabase
+from portkit.core.output import emit, terminal_width, warn
+from portkit.core.progress import StatusLine
+from portkit.cparse.compdb import NAME
+from portkit.cparse.inputs import units
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
+from portkit.findings.text import count
 
 SUMMARY = "struct and union layouts across data models (ILP32, LP64, LLP64), exact to the byte"
 EXAMPLES = (
     "examples:\n"
-    "  portkit layout examples/legacy32/include/wire.h\n"
-    "  portkit layout src/*.h --abi armhf --abi 'armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64'\n"
+    "  portkit layout examples/legacy32/include/wire.h   arm -> aarch64, the default\n"
+    "  portkit layout examples/legacy32/ --abi x86_64   every C and C++ file below it\n"
+    "  portkit layout examples/legacy32/include/timestamp.h --abi armhf \\\n"
+    "      --abi 'armhf:-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64'\n"
     "  portkit layout --types --abi armhf --abi aarch64 --abi mingw64\n"
-    "  portkit layout examples/legacy32/include/signals.hpp   # C++: bases, vptr, tail padding\n"
-    "  portkit layout -p build/ src/*.c include/*.h   # each file with its own flags from compile_commands.json\n"
-    f"ABIs: {known_names()} (or their triples); NAME:FLAGS is NAME with extra compiler flags"
+    "  portkit layout examples/legacy32/include/signals.hpp   C++: bases, vptr\n"
+    "  portkit layout -p build/      every file of build/compile_commands.json,\n"
+    "                                each with its own flags\n"
+    + textwrap.fill(f"ABIs: {known_names()} (or their triples); NAME:FLAGS is NAME with extra compiler flags", 79)
 )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = add_command(subparsers, "layout", SUMMARY, __doc__, EXAMPLES, run, runs_on="host")
-    parser.add_argument("inputs", nargs="*", type=Path, metavar="HEADER_OR_SOURCE")
     parser.add_argument(
-        "--abi", action="append", metavar="NAME[:FLAGS]", help="an ABI to compare (repeat; default: arm aarch64)"
+        "inputs",
+        nargs="*",
+        type=Path,
+        metavar="FILE_OR_DIR",
+        help="headers and sources; a directory: its C and C++ files, as scan finds them; "
+        "a compile_commands.json: as -p",
+    )
+    parser.add_argument(
+        "--abi",
+        action="append",
+        metavar="NAME[:FLAGS]",
+        help="an ABI to compare (repeat; default: arm and aarch64); one --abi is compared with arm, "
+        "the default source (--abi arm with aarch64); --types shows the ABIs as given",
     )
     parser.add_argument("--all", action="store_true", help="every record, not only those that differ")
     parser.add_argument("--types", action="store_true", help="the data-type table (sizes/alignments) for the ABIs")
@@ -45,24 +63,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    abis = [parse_abi(s) for s in (args.abi or DEFAULT_ABIS)]
-    if len({a.name for a in abis}) != len(abis):
-        raise BadInput("--abi: the same ABI twice")
+    abis = _abis(args.abi, paired=not args.types)
     check_sysroot(args)
     if args.types:
         document = {"schema": SCHEMA, "abis": [abi_json(a) for a in abis], "types": type_table(abis, args)}
         emit(args.format, document, render_types, args.output)
         return Exit.OK
-    if not args.inputs:
-        raise BadInput("layout: name at least one header or source file (or --types)")
-    analysis = analyse(args.inputs, abis, flags_for(args), args.sysroot, jobs(args), parse_timeout(args))
-    document = build_document(abis, analysis, show_all=args.all or len(abis) < 2)
-    unread = analysis.failed + analysis.problems
-    if not any(analysis.per_abi.values()) and unread:
-        raise BadInput(unread[0] + (f" (and {len(unread) - 1} more problems)" if len(unread) > 1 else ""))
-    emit(args.format, document, render, args.output)
+    inputs, database = _inputs_and_database(args)
+    if not inputs and database is None:
+        raise BadInput("layout: name headers, sources or directories, or -p BUILD_DIR (or --types)")
+    unread: list[str] = []
+    found = units(inputs, database, given_flags(args), unread, unread, headers=True)
+    flags = {unit.path: list(unit.flags) for unit in found}
+    with StatusLine(quiet=args.quiet) as status:
+        analysis = analyse(
+            list(flags), abis, flags.__getitem__, args.sysroot, jobs(args), parse_timeout(args), _parsed(status)
+        )
+    analysis.failed[:0] = unread
+    document = build_document(abis, analysis, show_all=args.all)
+    problems = analysis.failed + analysis.problems
+    if not any(analysis.per_abi.values()) and problems:
+        more = f" (and {count(len(problems) - 1, 'more problem')})" if len(problems) > 1 else ""
+        raise BadInput(problems[0] + more)
+    emit(args.format, document, lambda d: render(d, _text_width(args)), args.output)
     for line in analysis.problems:
-        print(f"portkit: warning: {line}", file=sys.stderr)
+        warn(line)
     for line in analysis.failed:
         print(f"portkit: error: {line}", file=sys.stderr)
     if analysis.failed:
@@ -71,10 +96,39 @@ def run(args: argparse.Namespace) -> int:
     return Exit.FINDINGS if args.fail_on_change and changed else Exit.OK
 
 
-def flags_for(args: argparse.Namespace) -> Callable[[Path], list[str]]:
-    """Each input's flags: -I/-D given here, then its own from -p."""
-    given = given_flags(args)
-    if args.compile_commands is None:
-        return lambda _: given
-    database = CompileDatabase(args.compile_commands)
-    return lambda path: given + database.flags_for(path)
+def _abis(specs: list[str] | None, *, paired: bool) -> list[Abi]:
+    """The ABIs as --abi gives them (default: arm and aarch64). A comparison
+    (paired) needs two: one --abi is compared with arm, the default source,
+    or --abi arm with aarch64, rather than with nothing."""
+    abis = [parse_abi(s) for s in (specs or DEFAULT_ABIS)]
+    if paired and len(abis) == 1:
+        source, target = (parse_abi(name) for name in DEFAULT_ABIS)
+        abis = [source, target] if abis[0].name == source.name else [source, abis[0]]
+    if len({a.name for a in abis}) != len(abis):
+        raise BadInput("--abi: the same ABI twice")
+    return abis
+
+
+def _inputs_and_database(args: argparse.Namespace) -> tuple[list[Path], Path | None]:
+    """The inputs, and the compilation database: -p, or a compile_commands.json among the inputs."""
+    databases = [p for p in args.inputs if p.name == NAME and p.is_file()]
+    inputs = [p for p in args.inputs if p not in databases]
+    if args.compile_commands is not None:
+        databases.insert(0, args.compile_commands)
+    if len(databases) > 1:
+        raise BadInput(f"layout: one compilation database at a time ({', '.join(map(str, databases))})")
+    return inputs, databases[0] if databases else None
+
+
+def _text_width(args: argparse.Namespace) -> int | None:
+    """The terminal's width the text goes to, None for -o FILE or a pipe."""
+    return terminal_width() if args.output is None else None
+
+
+def _parsed(status: StatusLine) -> Callable[[int, int], None]:
+    """`layout: 12/340 parses` on the status line as each (file, ABI) parse ends."""
+
+    def done(count: int, total: int) -> None:
+        status.show(f"layout: {count}/{total} parses", now=count == total)
+
+    return done

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from portkit.commands.layout.render import short_labels
 from portkit.core.abis import Abi
 from portkit.core.output import styled
 from portkit.cparse.libclang import cindex
@@ -80,14 +81,17 @@ def _vsize(ci, field_cursor) -> int:
 def render_types(document: dict) -> list[RenderableType]:
     from rich.table import Table
 
+    # An ABI with flags is a column too narrow for its name: named short, in full under the table.
+    names = [a["name"] for a in document["abis"]]
+    labels = short_labels(names)
     table = Table(title="sizes / alignment in a struct, bytes", show_edge=False, box=None, padding=(0, 2))
     table.add_column("type")
-    for a in document["abis"]:
-        table.add_column(f"{a['name']}\n{a['data_model']}", justify="right")
+    for a, label in zip(document["abis"], labels, strict=True):
+        table.add_column(f"{label}\n{a['data_model']}", justify="right")
     for row in document["types"]:
         cells = [
             f"{row[a['name']]['size']}/{row[a['name']]['align']}" if row[a["name"]] else "-" for a in document["abis"]
         ]
         differ = len(set(cells)) > 1
         table.add_row(row["type"], *[styled(c, "yellow") if differ else c for c in cells])
-    return [table]
+    return [table, *(f"{label}: {name}" for label, name in zip(labels, names, strict=True) if label != name)]

@@ -12,29 +12,31 @@ docs/audit-kconfig-rules.md."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from portkit.commands.audit.kconfig.arch import detect_arch
 from portkit.commands.audit.kconfig.engine import Check, evaluate, findings
-from portkit.commands.audit.kconfig.render import SHOW, render_header
+from portkit.commands.audit.kconfig.render import SHOW, reason_fits, render_header
 from portkit.commands.audit.kconfig.rules import ROWS, RULES
 from portkit.commands.audit.kconfig.sources import Loaded, load
 from portkit.core.command import add_command
+from portkit.core.output import columns, styled, terminal_width, warn
 from portkit.findings.report import add_findings_options, check_findings_options, finish
 from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.selection import active_rules
+from portkit.findings.text import count
 
 SCHEMA = "portkit.audit-kconfig/1"
 PROBLEMS_SHOWN = 20  # problem lines on stderr; the rest are counted (all are in the JSON)
 SUMMARY = "a kernel config against real-time, 32-bit compat, Y2038 and memory rules"
 EXAMPLES = (
     "examples:\n"
-    "  portkit audit kconfig                          the running kernel (/proc/config.gz)\n"
+    "  portkit audit kconfig                       the running kernel's config\n"
     "  portkit audit kconfig build/.config --fail-on error\n"
-    "  portkit audit kconfig config.xz --select PKK2  only the compat32 rules\n"
-    "  portkit audit kconfig --target qemu-aarch64    the target's running kernel, through the agent\n"
+    "  portkit audit kconfig config.xz --select PKK2   only the compat32 rules\n"
+    "  portkit audit kconfig --target qemu-aarch64     the target's, by the agent\n"
     "  portkit audit kconfig .config --format sarif -o kconfig.sarif\n"
     "  portkit audit kconfig --list-rules"
 )
@@ -56,7 +58,7 @@ def register(modes: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.list_rules:
-        return list_rules(args, map(_rule_json, ROWS), _render_rules)
+        return list_rules(args, map(_rule_json, ROWS), _rules_table(_text_width(args)))
     check_findings_options(args, schema=SCHEMA, rules=RULES)
     loaded = load(args)
     config = loaded.config
@@ -71,19 +73,21 @@ def run(args: argparse.Namespace) -> int:
         rules=RULES,
         findings=findings(checks, config.path),
         extra=extra,
-        text_header=lambda document: render_header(document, args.show),
+        text_header=lambda document: render_header(document, args.show, _text_width(args)),
         text_findings=False,
     )
 
 
+def _text_width(args: argparse.Namespace) -> int | None:
+    """The terminal's width the text goes to, None for -o FILE or a pipe."""
+    return terminal_width() if args.output is None else None
+
+
 def _warn(problems: list[str]) -> None:
     for line in problems[:PROBLEMS_SHOWN]:
-        print(f"portkit: warning: {line}", file=sys.stderr)
+        warn(line)
     if len(problems) > PROBLEMS_SHOWN:
-        print(
-            f"portkit: warning: {len(problems) - PROBLEMS_SHOWN} more problem lines (all in --format json)",
-            file=sys.stderr,
-        )
+        warn(f"{count(len(problems) - PROBLEMS_SHOWN, 'more problem line')} (all in --format json)")
 
 
 def _document(loaded: Loaded, arch, checks: list[Check]) -> dict:
@@ -135,18 +139,29 @@ def _rule_json(row) -> dict:
     }
 
 
-def _render_rules(document: dict) -> list:
-    from portkit.core.output import columns
+def _rules_table(width: int | None) -> Callable[[dict], list]:
+    """--list-rules as text: the option, its desired value and where it
+    applies, then why; on a narrow terminal the why under each rule."""
 
-    rows = [
-        [
-            r["id"],
-            r["severity"],
-            r["option"],
-            r["desired"] if len(r["desired"]) <= 24 else "y (choice)",
-            ", ".join(r["arches"]) or "all",
-            r["summary"],
+    def render(document: dict) -> list:
+        header = ["rule", "severity", "option", "desired", "arches", "why"]
+        rows = [
+            [
+                r["id"],
+                r["severity"],
+                r["option"],
+                r["desired"] if len(r["desired"]) <= 24 else "y (choice)",
+                ", ".join(r["arches"]) or "all",
+                r["summary"],
+            ]
+            for r in document["rules"]
         ]
-        for r in document["rules"]
-    ]
-    return [columns(["rule", "severity", "option", "desired", "arches", "why"], rows)]
+        if reason_fits(header, rows, width):
+            return [columns(header, rows, wrap=len(header) - 1)]
+        narrow = []
+        for rule, severity, option, desired, arches, why in rows:
+            where = "" if arches == "all" else f" ({arches} only)"
+            narrow += [[rule, severity, f"{option}: {desired}{where}"], ["", "", styled(why, "dim")]]
+        return [columns(["rule", "severity", "option: desired"], narrow, wrap=2)]
+
+    return render

@@ -39,7 +39,7 @@ def load(args: argparse.Namespace) -> Loaded:
     from_target = args.target != "local" or args.agent is not None
     if args.config is not None:
         if from_target:
-            raise BadInput("portkit audit kconfig: a CONFIG file or --target/--agent, not both")
+            raise BadInput("audit kconfig: a CONFIG file or --target/--agent, not both")
         return Loaded(read_config_file(args.config), "file", None, None)
     if from_target:
         return _from_target(args)

@@ -14,6 +14,7 @@ from portkit.commands.audit.rootfs.elf import ET_DYN, ET_REL, ElfFacts
 from portkit.commands.audit.rootfs.image import Image
 from portkit.commands.audit.rootfs.loader import Loaded, LoadingModel, Lookup
 from portkit.findings.model import Finding, Location, Rule
+from portkit.findings.text import count
 
 # Directories whose ELF files may be for other processors: firmware for
 # peripherals, bootloaders' modules, data (Buildroot's check-bin-arch skips
@@ -57,14 +58,30 @@ def infer_target(image: Image, arch: str | None) -> Target | None:
             facts = image.elves.get(f"{real}/{name}")
             if facts is not None and facts.is_executable and abi_of(facts).known:
                 counts[abi_of(facts).known] += 1
-    where = f"programs in {', '.join(d + '/' for d in dirs)}"
+    noun, where = "program", f" in {', '.join(d + '/' for d in dirs)}"
     if not counts:
         counts.update(abi_of(f).known for p, f in image.elves.items() if abi_of(f).known and placement(p) == "code")
-        where = "ELF files"
+        noun, where = "ELF file", ""
     if not counts:
         return None
-    (abi, count), total = counts.most_common(1)[0], sum(counts.values())
-    return Target(abi, f"inferred from {count} of {total} {where}")
+    (abi, most), total = counts.most_common(1)[0], sum(counts.values())
+    return Target(abi, f"inferred from {most} of {count(total, noun)}{where}")
+
+
+def looks_like_a_root(image: Image) -> bool:
+    """Whether the image has what every root filesystem has at its top: a
+    directory of programs or of libraries."""
+    return any(image.is_dir(directory) for directory in (*PROGRAM_DIRS, "lib"))
+
+
+def roots_below(image: Image) -> list[str]:
+    """Directories at the image's top that look like a root filesystem
+    themselves (the image's parent given by mistake: build/ for build/rootfs/)."""
+    return [
+        name
+        for name in image.children("")
+        if image.nodes[name].kind == "dir" and any(image.is_dir(f"{name}/{d}") for d in (*PROGRAM_DIRS, "lib"))
+    ]
 
 
 @dataclass

@@ -20,7 +20,7 @@ import stat
 import tarfile
 import zlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -60,6 +60,7 @@ class Image:
     texts: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # one line per thing that could not be read
     _children: dict[str, list[str]] | None = None
+    _named: dict[str, list[str]] | None = None
     _resolved: dict[tuple[str, bool], Resolved] = field(default_factory=dict)
 
     def add(self, path: str, node: Node) -> None:
@@ -68,7 +69,7 @@ class Image:
             self.nodes[parent] = Node("dir")
             parent = posixpath.dirname(parent)
         self.nodes[path] = node
-        self._children = None
+        self._children = self._named = None
 
     def children(self, directory: str) -> list[str]:
         """Names in a directory (not resolved), sorted."""
@@ -79,6 +80,17 @@ class Image:
                     index.setdefault(posixpath.dirname(path), []).append(posixpath.basename(path))
             self._children = {d: sorted(names) for d, names in index.items()}
         return self._children.get(directory, [])
+
+    def named(self, name: str) -> list[str]:
+        """Every path whose last part is name, in tree order: where else a
+        missing library lies, without a walk of the whole tree per name."""
+        if self._named is None:
+            index: dict[str, list[str]] = {}
+            for path in self.nodes:
+                if path:
+                    index.setdefault(posixpath.basename(path), []).append(path)
+            self._named = index
+        return self._named.get(name, [])
 
     def resolve(self, path: str, *, follow_last: bool = True) -> Resolved:
         """`path` (absolute or relative, both from the image root) with its
@@ -129,18 +141,22 @@ class Image:
         return found, self.elves[found]
 
 
-def read_image(path: Path) -> Image:
-    """The tree of a directory, or of a tar archive (plain, gz, bz2, xz)."""
+Watcher = Callable[[Image], None]  # told of each entry read: the progress line
+
+
+def read_image(path: Path, watch: Watcher | None = None) -> Image:
+    """The tree of a directory, or of a tar archive (plain, gz, bz2, xz);
+    watch(image) after each entry."""
     try:
         info = path.stat()
     except OSError as err:
         raise BadInput(f"{path}: {err.strerror}") from None
     if stat.S_ISDIR(info.st_mode):
         image = Image(str(path), path.resolve().as_uri().rstrip("/") + "/")
-        _read_directory(path, image)
+        _read_directory(path, image, watch)
     elif stat.S_ISREG(info.st_mode):
         image = Image(str(path), None)
-        _read_archive(path, image)
+        _read_archive(path, image, watch)
     else:
         raise BadInput(f"{path}: neither a directory nor a tar archive")
     _note_odd_links(image)
@@ -175,7 +191,7 @@ _SPECIAL = {
 }
 
 
-def _read_directory(root: Path, image: Image) -> None:
+def _read_directory(root: Path, image: Image, watch: Watcher | None) -> None:
     """Walks without following links or entering other filesystems mounted
     inside (a live system's /proc holds an ELF file, kcore, as large as its
     memory); opens regular files only, with O_NOFOLLOW and O_NONBLOCK, so a
@@ -216,6 +232,8 @@ def _read_directory(root: Path, image: Image) -> None:
                     image.problems.append(f"{child}: {what}, not read")
             except OSError as err:
                 image.problems.append(f"{child}: cannot read ({err.strerror})")
+            if watch is not None:
+                watch(image)
 
 
 def _read_file_at(real: str, path: str, image: Image) -> None:
@@ -240,13 +258,13 @@ def _read_content(stream: BinaryIO, path: str, image: Image) -> None:
         image.texts[path] = data.decode("utf-8", "replace")
 
 
-def _read_archive(path: Path, image: Image) -> None:
+def _read_archive(path: Path, image: Image, watch: Watcher | None) -> None:
     """Each member once, in archive order (compressed archives cannot seek
     back cheaply). Hard links share their target's facts."""
     try:
         archive = tarfile.open(path, "r:*")  # noqa: SIM115 - its errors become one line; `with` below closes it
     except (tarfile.TarError, OSError, EOFError) as err:
-        raise BadInput(f"{path}: not a directory or a tar archive portkit can read ({_one_line(err)})") from None
+        raise _not_an_image(path, err) from None
     with archive:
         members = _members(archive, image)
         for member, name in members:
@@ -265,6 +283,39 @@ def _read_archive(path: Path, image: Image) -> None:
                 )
                 image.add(name, Node(what.split(" ", 1)[1]))
                 image.problems.append(f"{name}: {what}, not read")
+            if watch is not None:
+                watch(image)
+
+
+# Images that are not tar archives, by their first bytes (offset, magic): what
+# to do with them instead. The boards' root filesystems come in these too.
+OTHER_IMAGES = (
+    (0, b"\x7fELF", "an ELF file", "give the root directory of the image it belongs to"),
+    (0, b"070701", "a cpio archive", "unpack it (cpio -idm) and give the directory"),
+    (0, b"070702", "a cpio archive", "unpack it (cpio -idm) and give the directory"),
+    (0, b"070707", "a cpio archive", "unpack it (cpio -idm) and give the directory"),
+    (0, b"hsqs", "a squashfs image", "unpack it (unsquashfs -d DIR) and give the directory"),
+    (0, b"\x28\xb5\x2f\xfd", "zstd-compressed", "unpack it (zstd -d) to a tar archive or a directory"),
+    (0, b"PK\x03\x04", "a zip archive", "unpack it and give the directory"),
+    (1080, b"\x53\xef", "an ext2/3/4 filesystem image", "mount it read-only (or unpack it) and give the directory"),
+)
+
+
+def _not_an_image(path: Path, err: BaseException) -> BadInput:
+    """One line for a file tarfile cannot open: what it is when its first
+    bytes tell (with what to do), else tar's own reason."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(1082)
+    except OSError:
+        head = b""
+    for offset, magic, what, hint in OTHER_IMAGES:
+        if head[offset : offset + len(magic)] == magic:
+            return BadInput(f"{path}: {what}, not a directory or a tar archive", hint=hint)
+    return BadInput(
+        f"{path}: not a directory or a tar archive portkit can read ({_one_line(err)})",
+        hint="audit rootfs reads a directory, or a .tar, .tar.gz, .tar.bz2 or .tar.xz archive",
+    )
 
 
 def _members(archive: tarfile.TarFile, image: Image) -> Iterator[tuple[tarfile.TarInfo, str]]:

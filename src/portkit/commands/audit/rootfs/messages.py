@@ -9,6 +9,11 @@ from collections.abc import Sequence
 from portkit.commands.audit.rootfs.image import Image
 
 
+def entries(n: int) -> str:
+    """`1 entry`, `662 entries`: the paths of an image."""
+    return f"{n} {'entry' if n == 1 else 'entries'}"
+
+
 def listed(items: Sequence[str], limit: int = 4) -> str:
     """`a, b, c and 2 more`."""
     if len(items) <= limit:
@@ -20,8 +25,8 @@ def elsewhere(image: Image, name: str, searched: Sequence[str]) -> list[str]:
     """Files (or links) named `name` in directories that were not searched."""
     searched_real = {image.resolve(d).path for d in searched}
     hits = []
-    for path, node in image.nodes.items():
+    for path in image.named(name):
         in_searched = image.resolve(posixpath.dirname(path)).path in searched_real
-        if posixpath.basename(path) == name and node.kind in ("file", "link") and not in_searched:
+        if image.nodes[path].kind in ("file", "link") and not in_searched:
             hits.append(path)
     return sorted(hits)

@@ -6,28 +6,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from portkit.commands.audit.rootfs.messages import listed
+from portkit.commands.audit.rootfs.messages import entries, listed
+from portkit.core.fit import GAP, MIN_WRAPPED
+from portkit.findings.text import count
 
 FILES_SHOWN = 8  # in the per-file summary; JSON has them all
 
 
-def header(document: dict[str, Any]) -> list:
+def header(document: dict[str, Any], width: int | None = None) -> list:
+    """What was audited, the loaders, the findings per rule and per file;
+    `width` the terminal's (None: a file or a pipe, whole lines)."""
     from portkit.core.output import columns, fields
 
     image, target, files = document["image"], document["target"], document["files"]
     rows = [
-        ("image", f"{image['path']} ({image['kind']}, {image['entries']} entries)"),
+        ("image", f"{image['path']} ({image['kind']}, {entries(image['entries'])})"),
         ("target", f"{target['label']}, {target['source']}"),
     ]
     for loader in document["loaders"]:
         dirs = listed(loader["system_dirs"], 6)
         conf = f"; {loader['conf_source']}: {listed(loader['conf_dirs'], 4)}" if loader["conf_dirs"] else ""
         rows.append((f"loader {loader['abi']}", f"{loader['program'] or '(none)'} ({loader['libc']}): {dirs}{conf}"))
-    skipped = [f"{files[k]} {k}" for k in ("firmware", "data", "modules") if files[k]]
+    kinds = {"firmware": "firmware file", "data": "data file", "modules": "module"}
+    skipped = [count(files[k], noun) for k, noun in kinds.items() if files[k]]
     rows.append(
         (
             "files",
-            f"{files['elf']} ELF files, {files['audited']} audited as the image's own"
+            f"{count(files['elf'], 'ELF file')}, {files['audited']} audited as the image's own"
             + (f"; not checked for loading: {', '.join(skipped)}" if skipped else "")
             + (f"; {files['malformed']} malformed" if files["malformed"] else ""),
         )
@@ -35,21 +40,42 @@ def header(document: dict[str, Any]) -> list:
     kernel = document["kernel"]
     if kernel is not None:
         needs = ", ".join(
-            f"CONFIG_{n['option']}={n['value'] or '?'} ({n['programs']} program{'s' if n['programs'] > 1 else ''})"
-            for n in kernel["needs"]
+            f"CONFIG_{n['option']}={n['value'] or '?'} ({count(n['programs'], 'program')})" for n in kernel["needs"]
         )
         rows.append(("kernel", f"{kernel['config'] or 'no --kconfig'}: {needs}"))
     if document["problems"]:
-        rows.append(("not read", f"{len(document['problems'])} entries (warnings above)"))
+        rows.append(("not read", f"{entries(len(document['problems']))} (warnings above)"))
     out: list = [fields(rows), ""]
     by_rule, by_file = document["summary"]["by_rule"], document["summary"]["by_file"]
     if by_rule:
         out.append(columns(["rule", "name", "findings"], [[r["rule"], r["name"], str(r["findings"])] for r in by_rule],
                            right=[2]))  # fmt: skip
         out.append("")
-        rows_file = [[f["path"], str(f["findings"]), ", ".join(f["rules"])] for f in by_file[:FILES_SHOWN]]
+        room = None if width is None else width - len("findings") - 2 * len(GAP) - MIN_WRAPPED
+        rows_file = []
+        for f in by_file[:FILES_SHOWN]:
+            first, *rest = fold_path(f["path"], room)
+            rows_file += [[first, str(f["findings"]), ", ".join(f["rules"])], *([piece, "", ""] for piece in rest)]
         if len(by_file) > FILES_SHOWN:
-            rows_file.append([f"... and {len(by_file) - FILES_SHOWN} more files", "", ""])
-        out.append(columns(["file", "findings", "rules"], rows_file, right=[1]))
+            rows_file.append([f"... and {count(len(by_file) - FILES_SHOWN, 'more file')}", "", ""])
+        out.append(columns(["file", "findings", "rules"], rows_file, right=[1], wrap=2))
         out.append("")
     return out
+
+
+def fold_path(path: str, room: int | None) -> list[str]:
+    """A path cut after a `/` into pieces that fit room (None: whole), the
+    pieces after the first indented two; a name longer than room stays whole."""
+    if room is None or len(path) <= room:
+        return [path]
+    pieces: list[str] = []
+    line = "/" if path.startswith("/") else ""
+    for part in path.lstrip("/").split("/"):
+        indent = 2 if pieces else 0
+        if line and indent + len(line) + len(part) + 2 > room:  # the two slashes: the one before part, one after
+            pieces.append(line + "/")
+            line = part
+        else:
+            line = f"{line}/{part}" if line.strip("/") else line + part
+    pieces.append(line)
+    return [pieces[0], *(f"  {piece}" for piece in pieces[1:])]
