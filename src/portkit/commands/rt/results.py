@@ -50,8 +50,8 @@ def read_results(path: Path) -> Results:
     rt = document.get("rt", document)
     if rt.get("schema") != SCHEMA_RT:
         raise BadInput(f"{path}: not a portkit rt result (schema {rt.get('schema')!r})")
-    emulated = str(document.get("target") or "").startswith("qemu-")  # a study's cell says its target
-    return Results(str(path), str(path), emulated, [(path.stem, document)])
+    # a study's cell says its target
+    return Results(str(path), str(path), emulated(str(document.get("target") or "")), [(path.stem, document)])
 
 
 def _results_directory(path: Path) -> Results:
