@@ -260,7 +260,7 @@ def test_every_agent_run_has_a_time_limit(argv: list[str], monkeypatch: pytest.M
 
     calls: list[AgentCall] = []
 
-    def record(self: target.Target, call: AgentCall) -> target.AgentResult:
+    def record(self: target.Target, call: AgentCall, status: object = None) -> target.AgentResult:
         calls.append(call)
         raise EnvironmentProblem("recorded")
 
