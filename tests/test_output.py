@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -154,3 +156,32 @@ def test_a_long_agent_run_shows_how_long_it_has_run_on_a_terminal(tmp_path):
 def test_no_progress_line_with_quiet(tmp_path):
     screen = run_on_terminal(["cpu", "--agent", str(_slow_agent(tmp_path)), "--format", "json", "-q"])
     assert "cpu on local" not in screen.raw
+
+
+def test_a_status_line_on_a_terminal_that_reports_no_width_keeps_its_text():
+    import io
+
+    from portkit.core.progress import StatusLine
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+        def fileno(self) -> int:  # a pty whose size was never set reports 0 columns
+            raise OSError("no size")
+
+    screen = Terminal()
+    StatusLine(screen).show("scan: 1/2 files")
+    assert screen.getvalue().endswith("scan: 1/2 files")
+
+
+def test_a_warning_folds_on_a_terminal_and_stays_whole_in_a_pipe(tmp_path):
+    sources = tmp_path / " ".join(["a", "long", "directory", "name"] * 4)
+    sources.mkdir()
+    (sources / "a.c").write_text('#include "config.h"\nint x;\n')
+    screen = run_on_terminal(["scan", sources.name], columns=60, cwd=tmp_path)
+    folded = [line for line in screen.lines if line.strip()]
+    assert folded[0].startswith("portkit: warning:") and folded[1].startswith("  ")
+    assert all(len(line) <= 60 for line in folded)
+    piped = subprocess.run([sys.executable, "-m", "portkit", "scan", str(sources)], capture_output=True, text=True)
+    assert piped.stderr.splitlines()[0].endswith("'config.h' file not found")

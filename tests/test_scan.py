@@ -301,7 +301,7 @@ def test_a_named_file_that_is_not_c_says_so(tmp_path: Path, name: str, content: 
     assert proc.returncode == 2
     assert proc.stderr == (
         f"portkit: error: scan: nothing to scan: {name}: not C or C++ source "
-        "(scan reads .c, .cc, .cpp, .cxx, .c++, .C, .h, .hh, .hpp, .hxx, .h++, .H files)\n"
+        "(named .c, .cc, .cpp, .cxx, .c++, .C, .h, .hh, .hpp, .hxx, .h++, .H)\n"
     )
 
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from portkit import __version__
 from portkit.core.command import Parser
 from portkit.core.errors import Exit, PortkitError
+from portkit.core.output import tell
 
 # Each command's module, imported only when that command is asked for (or
 # for the list of commands): `portkit scan` does not pay for loading audit's
@@ -64,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except PortkitError as err:
         hint = f" (hint: {err.hint})" if err.hint else ""
-        print(f"portkit: error: {err}{hint}", file=sys.stderr)
+        tell("error", f"{err}{hint}")
         return int(err.exit_code)
     except KeyboardInterrupt:
         print("portkit: interrupted", file=sys.stderr)

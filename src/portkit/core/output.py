@@ -3,6 +3,7 @@ file written atomically (temp file + rename, so a reader never sees half)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -178,10 +179,36 @@ def deliver(text: str, output: Path | None) -> None:
         write_atomically(output, text)
 
 
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """`1 file`, `2 files`, `3 entries`: a number and its noun, in the singular for one."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def warn(message: str) -> None:
     """One `portkit: warning: ...` line on stderr: something the user should
     know that does not stop the command (the exit code says whether it failed)."""
-    print(f"portkit: warning: {message}", file=sys.stderr)
+    tell("warning", message)
+
+
+def error(message: str) -> None:
+    """One `portkit: error: ...` line on stderr for an input that failed while
+    the command goes on with the others (an error that ends the command is
+    raised as a PortkitError, and cli prints it the same way)."""
+    tell("error", message)
+
+
+def tell(kind: str, message: str) -> None:
+    """`portkit: KIND: message` on stderr, folded to the terminal's width on a terminal."""
+    line = f"portkit: {kind}: {message}"
+    if sys.stderr.isatty():
+        from rich.text import Text
+
+        width = shutil.get_terminal_size().columns
+        with contextlib.suppress(OSError):
+            width = os.get_terminal_size(sys.stderr.fileno()).columns
+        if width > 0:
+            line = "\n".join(piece.plain for piece in wrap_line(Text(line), width))
+    print(line, file=sys.stderr)
 
 
 def styled(text: str, style: str) -> Text:
@@ -197,7 +224,7 @@ def fields(rows: Iterable[tuple[str, RenderableType]]) -> Table:
 
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
-    grid.add_column()
+    grid.add_column(overflow="fold")  # a long path breaks, never loses its end to "…"
     for name, value in rows:
         grid.add_row(name, value)
     return grid

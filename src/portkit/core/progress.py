@@ -54,10 +54,12 @@ class StatusLine:
 
 
 def _columns(stream: TextIO) -> int:
+    """The terminal's width; a terminal that reports none (0) is taken as 80 wide."""
     try:
-        return os.get_terminal_size(stream.fileno()).columns
+        columns = os.get_terminal_size(stream.fileno()).columns
     except (OSError, ValueError):
-        return shutil.get_terminal_size().columns
+        columns = 0
+    return columns or shutil.get_terminal_size().columns or 80
 
 
 def duration(seconds: float) -> str:

@@ -25,7 +25,6 @@ import shlex
 import shutil
 import signal
 import subprocess
-import sys
 import sysconfig
 import threading
 import time
@@ -35,6 +34,7 @@ from pathlib import Path
 
 from portkit.core.arches import Arch, find_arch, known_names
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
+from portkit.core.output import tell
 from portkit.core.progress import StatusLine, duration
 
 AGENT = "portkit-target"
@@ -152,7 +152,7 @@ class Target:
         kind = "warning" if returncode in (Exit.OK, Exit.FINDINGS) else "error"
         for line in stderr.splitlines():
             if line.strip():
-                print(f"portkit: {kind}: {agent_message(line)}", file=sys.stderr)
+                tell(kind, agent_message(line))
         try:
             document = json.loads(stdout)
         except json.JSONDecodeError as err:

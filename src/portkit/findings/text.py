@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from portkit.core.output import styled
+from portkit.core.output import count, styled
 from portkit.findings.model import Finding, Incomplete, Severity
 from portkit.findings.sources import SourceFile, SourceFiles
 from portkit.findings.triage import Triage
@@ -146,8 +146,3 @@ def summary(result: Triage, incomplete: Sequence[Incomplete] | None = None) -> s
     if incomplete:
         parts.append(f"{count(len(incomplete), 'file')} not checked completely")
     return "; ".join(parts)
-
-
-def count(n: int, noun: str) -> str:
-    """`1 file`, `2 files`: a number and its noun, in the singular for one."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -17,12 +16,11 @@ from portkit.commands.layout.types import render_types, type_table
 from portkit.core.abis import DEFAULT_ABIS, Abi, known_names, parse_abi
 from portkit.core.command import add_command
 from portkit.core.errors import BadInput, Exit
-from portkit.core.output import emit, terminal_width, warn
+from portkit.core.output import count, emit, error, terminal_width, warn
 from portkit.core.progress import StatusLine
 from portkit.cparse.compdb import NAME
 from portkit.cparse.inputs import units
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
-from portkit.findings.text import count
 
 SUMMARY = "struct and union layouts across data models (ILP32, LP64, LLP64), exact to the byte"
 EXAMPLES = (
@@ -89,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     for line in analysis.problems:
         warn(line)
     for line in analysis.failed:
-        print(f"portkit: error: {line}", file=sys.stderr)
+        error(line)
     if analysis.failed:
         return Exit.USAGE  # the report stands, but some input is not in it
     changed = any(r["changed"] for r in document["records"])

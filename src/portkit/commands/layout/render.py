@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from portkit.core.fit import GAP
-from portkit.core.output import columns, styled
-from portkit.findings.text import count
+from portkit.core.output import columns, count, styled
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

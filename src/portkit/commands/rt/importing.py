@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
 from portkit.core.errors import BadInput, Exit
-from portkit.core.output import emit, output_directory, warn, write_atomically
+from portkit.core.output import emit, error, output_directory, warn, write_atomically
 
 SCHEMA = "portkit.rt-import/1"
 
@@ -30,7 +29,7 @@ def import_results(args: argparse.Namespace) -> int:
         try:
             result = import_file(path, args.forced)
         except BadInput as err:
-            print(f"portkit: error: {err}", file=sys.stderr)
+            error(err)
             failed.append({"file": str(path), "error": str(err)})
             continue
         for problem in result.problems:

@@ -14,9 +14,9 @@ from pathlib import Path
 from portkit.commands.rt import table
 from portkit.commands.rt.results import read_results
 from portkit.commands.rt.study import Measure, Study, cells_of, load_options
-from portkit.commands.rt.summary import counted, row
+from portkit.commands.rt.summary import row
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
-from portkit.core.output import emit, output_directory, warn
+from portkit.core.output import count, emit, output_directory, warn
 from portkit.core.progress import StatusLine
 from portkit.core.target import parse_target
 
@@ -58,7 +58,7 @@ def run_study(args: argparse.Namespace) -> int:
     )
     if study.out_of_time:
         raise EnvironmentProblem(
-            f"rt run: --timeout {args.timeout:g} s ended the study with {counted(complete, 'cell')} of "
+            f"rt run: --timeout {args.timeout:g} s ended the study with {count(complete, 'cell')} of "
             f"{len(study.cells)} complete; the same command goes on where it stopped"
         )
     return Exit.OK

@@ -155,11 +155,6 @@ def _si(value: float, space: str = "") -> str:
     return f"{value:.0f}{space}"
 
 
-def counted(n: int, noun: str) -> str:
-    """'1 sample', '2 samples': a count and its noun, in words that agree."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def us(ns: int | None, digits: int = 1) -> str:
     """ns as µs for people: '98.0', or '-' when unknown."""
     return "-" if ns is None else f"{ns / 1000:.{digits}f}"

@@ -19,7 +19,6 @@ file (the report of the others stands)."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -30,7 +29,7 @@ from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, reso
 from portkit.commands.scan.rules import RULES
 from portkit.core.command import add_command
 from portkit.core.errors import BadInput, Exit
-from portkit.core.output import warn
+from portkit.core.output import count, error, warn
 from portkit.core.progress import StatusLine
 from portkit.core.workers import Failed
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
@@ -40,7 +39,6 @@ from portkit.findings.model import Finding, Incomplete
 from portkit.findings.report import add_findings_options, check_findings_options, finish
 from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.selection import active_rules
-from portkit.findings.text import count
 
 SCHEMA = "portkit.scan/1"
 ERRORS_SHOWN = 3  # clang errors per file; the rest are counted
@@ -98,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     for line in problems:
         warn(line)
     for line in refused:
-        print(f"portkit: error: {line}", file=sys.stderr)
+        error(line)
     if scanned == 0:
         more = f" (and {count(len(incomplete) - 1, 'more file')}, above)" if len(incomplete) > 1 else ""
         raise BadInput(f"scan: no file could be scanned: {incomplete[0]}{more}")
@@ -166,8 +164,7 @@ def _gather(
             problems.append(f"{job.path}: the parser {outcome.reason}")
             incomplete.append(Incomplete(shown_path(str(job.path)), f"the parser {outcome.reason}"))
             continue
-        for error in outcome.errors[:ERRORS_SHOWN]:
-            problems.append(str(error))
+        problems.extend(str(e) for e in outcome.errors[:ERRORS_SHOWN])
         if len(outcome.errors) > ERRORS_SHOWN:
             problems.append(f"{job.path}: {count(len(outcome.errors) - ERRORS_SHOWN, 'more error')}")
         if outcome.incomplete is not None:

@@ -22,11 +22,10 @@ from portkit.commands.audit.kconfig.render import SHOW, reason_fits, render_head
 from portkit.commands.audit.kconfig.rules import ROWS, RULES
 from portkit.commands.audit.kconfig.sources import Loaded, load
 from portkit.core.command import add_command
-from portkit.core.output import columns, styled, terminal_width, warn
+from portkit.core.output import columns, count, styled, terminal_width, warn
 from portkit.findings.report import add_findings_options, check_findings_options, finish
 from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.selection import active_rules
-from portkit.findings.text import count
 
 SCHEMA = "portkit.audit-kconfig/1"
 PROBLEMS_SHOWN = 20  # problem lines on stderr; the rest are counted (all are in the JSON)

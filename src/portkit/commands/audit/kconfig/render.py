@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from portkit.commands.audit.kconfig.engine import FAILED
 from portkit.core.fit import GAP, MIN_WRAPPED
-from portkit.core.output import columns, fields, styled
+from portkit.core.output import columns, count, fields, styled
 from portkit.findings.model import Severity
-from portkit.findings.text import count
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

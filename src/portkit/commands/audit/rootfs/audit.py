@@ -13,8 +13,8 @@ from portkit.commands.audit.rootfs.abi import COMPAT_ABIS, EM_BPF, Abi, FileAbi,
 from portkit.commands.audit.rootfs.elf import ET_DYN, ET_REL, ElfFacts
 from portkit.commands.audit.rootfs.image import Image
 from portkit.commands.audit.rootfs.loader import Loaded, LoadingModel, Lookup
+from portkit.core.output import count
 from portkit.findings.model import Finding, Location, Rule
-from portkit.findings.text import count
 
 # Directories whose ELF files may be for other processors: firmware for
 # peripherals, bootloaders' modules, data (Buildroot's check-bin-arch skips

@@ -7,11 +7,12 @@ import posixpath
 from collections.abc import Sequence
 
 from portkit.commands.audit.rootfs.image import Image
+from portkit.core.output import count
 
 
 def entries(n: int) -> str:
     """`1 entry`, `662 entries`: the paths of an image."""
-    return f"{n} {'entry' if n == 1 else 'entries'}"
+    return count(n, "entry", "entries")
 
 
 def listed(items: Sequence[str], limit: int = 4) -> str:

@@ -9,8 +9,8 @@ import time
 
 from portkit.commands.audit.rootfs.image import Image, Watcher
 from portkit.commands.audit.rootfs.messages import entries
+from portkit.core.output import count
 from portkit.core.progress import StatusLine, duration
-from portkit.findings.text import count
 
 EVERY = 64  # entries between two looks at the clock while reading: formatting each would cost more
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from portkit.commands.audit.rootfs.messages import entries, listed
 from portkit.core.fit import GAP, MIN_WRAPPED
-from portkit.findings.text import count
+from portkit.core.output import count
 
 FILES_SHOWN = 8  # in the per-file summary; JSON has them all
 

@@ -28,7 +28,7 @@ from portkit.commands.rt.importers import model
 from portkit.commands.rt.importers.cyclictest_lines import SummaryLine, is_chatter, policy_of, summary_line
 from portkit.commands.rt.importers.text import Line, Lines, bad, in_ns, shown, whole_number
 from portkit.commands.rt.stats import Histogram, histogram_moments
-from portkit.commands.rt.summary import counted
+from portkit.core.output import count
 
 US = 1000
 MAX_BUCKETS = 1_000_000  # cyclictest's own cap on -h; a larger bucket is a damaged line
@@ -98,7 +98,7 @@ class HistogramSection:
         counts = [whole_number(v, self.name, line, "count") for v in row[2].split()]
         if self.rows and len(counts) != len(self.rows[0][2]):
             raise bad(
-                self.name, line, f"{counted(len(counts), 'column')} where the rows above have {len(self.rows[0][2])}"
+                self.name, line, f"{count(len(counts), 'column')} where the rows above have {len(self.rows[0][2])}"
             )
         self.rows.append((line, index, counts))
 
@@ -114,7 +114,7 @@ class HistogramSection:
             raise bad(self.name, self.footers["Min Latencies"][0], "no threads in '# Min Latencies:'")
         width = len(self.rows[0][2]) if self.rows else n
         if width not in (n, n + 1) or (width == n + 1 and n == 1):
-            raise bad(self.name, self.rows[0][0], f"{counted(width, 'column')} for {counted(n, 'thread')}")
+            raise bad(self.name, self.rows[0][0], f"{count(width, 'column')} for {count(n, 'thread')}")
         for key, allowed in (
             ("Avg Latencies", (n,)),
             ("Max Latencies", (n, width)),
@@ -123,12 +123,12 @@ class HistogramSection:
         ):
             if key in self.footers and len(self.footers[key][1]) not in allowed:
                 line, values = self.footers[key]
-                raise bad(self.name, line, f"'# {key}:' has {counted(len(values), 'value')} for {counted(n, 'thread')}")
+                raise bad(self.name, line, f"'# {key}:' has {count(len(values), 'value')} for {count(n, 'thread')}")
         buckets = self.rows[-1][1] + 1 if self.rows else 0
         columns = [[0] * buckets for _ in range(width)]
         for _, index, counts in self.rows:
-            for column, count in zip(columns, counts, strict=True):
-                column[index] = count
+            for column, samples in zip(columns, counts, strict=True):
+                column[index] = samples
         if width == n + 1:
             self._check_all_threads_column(columns, problems)
         result = []
@@ -143,7 +143,7 @@ class HistogramSection:
             if total is not None and total != sum(columns[j]):
                 problems.append(
                     f"{self.name}:{self.footers['Total'][0].number}: thread {j}'s buckets hold "
-                    f"{counted(sum(columns[j]), 'sample')}, its '# Total:' says {total}"
+                    f"{count(sum(columns[j]), 'sample')}, its '# Total:' says {total}"
                 )
             result.append(ThreadHistogram(histogram, total, mins[j], self.footers["Avg Latencies"][1][j], maximum))
         return result

@@ -24,7 +24,6 @@ from portkit.commands.rt.importers import model
 from portkit.commands.rt.importers.cyclictest_command import CyclictestOptions, parse_command
 from portkit.commands.rt.importers.text import MAX_DIGITS, bad, in_ns
 from portkit.commands.rt.stats import Histogram, histogram_moments, regroup, round_half_up
-from portkit.commands.rt.summary import counted
 
 US = 1000
 MAX_BUCKETS = 1_000_000  # cyclictest's own cap on -h
@@ -168,8 +167,8 @@ def _thread_stats(
         overflow = cycles - sum(counts)
         if overflow < 0:
             problems.append(
-                f"{name}: {label}: the histogram holds {counted(sum(counts), 'sample')}, "
-                f"more than {counted(cycles, 'cycle')}"
+                f"{name}: {label}: the histogram holds {count(sum(counts), 'sample')}, "
+                f"more than {count(cycles, 'cycle')}"
             )
             overflow = 0
         overflow_max = in_ns(maximum or 0, unit_ns, name, None, "max") if overflow else None

@@ -28,8 +28,8 @@ from portkit.commands.rt.importers.cyclictest_histogram import TITLE, HistogramS
 from portkit.commands.rt.importers.cyclictest_lines import is_chatter, policy_of, summary_line
 from portkit.commands.rt.importers.text import Line, Lines, bad, in_ns, shown, whole_number
 from portkit.commands.rt.stats import BlockMaxSeries, Histogram, Moments
-from portkit.commands.rt.summary import counted
 from portkit.core.errors import BadInput
+from portkit.core.output import count
 
 US = 1000
 DEFAULT_DISTANCE_US = 500  # cyclictest's -d default
@@ -196,7 +196,7 @@ def _document(run: Run, name: str, cut: Line | None, problems: list[str]) -> dic
         label = f"thread {index}"
         if log.missing_cycles and log.first_gap is not None:
             problems.append(
-                f"{name}:{log.first_gap[1]}: {label}: {counted(log.missing_cycles, 'cycle')} "
+                f"{name}:{log.first_gap[1]}: {label}: {count(log.missing_cycles, 'cycle')} "
                 f"{'is' if log.missing_cycles == 1 else 'are'} missing from the log, "
                 f"the first after cycle {log.first_gap[0]} (lines lost, or an -o reduced log)"
             )

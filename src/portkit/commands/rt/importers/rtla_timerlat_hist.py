@@ -32,7 +32,7 @@ from fractions import Fraction
 from portkit.commands.rt.importers import model
 from portkit.commands.rt.importers.text import Line, Lines, bad, in_ns, shown, whole_number
 from portkit.commands.rt.stats import Histogram, histogram_moments
-from portkit.commands.rt.summary import counted
+from portkit.core.output import count
 
 TITLE = "# RTLA timerlat histogram"
 UNIT = re.compile(r"^# Time unit is (microseconds \(us\)|nanoseconds \(ns\))\s*$")
@@ -128,7 +128,7 @@ def _values(run: Run, words: list[str], line: Line, name: str) -> list[str]:
     if run.columns is None:
         raise bad(name, line, "a row before the 'Index IRQ-000 Thr-000 ...' line (output made with --no-header?)")
     if len(words) != len(run.columns):
-        raise bad(name, line, f"{counted(len(words), 'value')} for {counted(len(run.columns), 'column')}")
+        raise bad(name, line, f"{count(len(words), 'value')} for {count(len(run.columns), 'column')}")
     return words
 
 
@@ -174,7 +174,7 @@ def _document(run: Run, name: str, cut: Line | None, problems: list[str]) -> dic
         label = f"{column.kind}-{column.cpu:03d}"
         by_cpu.setdefault(column.cpu, {})[column.kind] = _stats(column, bucket, unit_ns, name, label, problems)
     if run.missed_events:
-        problems.append(f"{name}: rtla lost {counted(run.missed_events, 'trace event')}; its counts may be short")
+        problems.append(f"{name}: rtla lost {count(run.missed_events, 'trace event')}; its counts may be short")
     if run.stopped_at_threshold:
         problems.append(f"{name}: rtla stopped tracing at a latency threshold (-a, -i or -T)")
         stopped = "interrupted"
@@ -200,8 +200,8 @@ def _stats(column: Column, bucket: int, unit_ns: int, name: str, label: str, pro
     and the standard deviation is unknown."""
     top = max(column.rows, default=-1)
     counts = [0] * (top // bucket + 1)
-    for index, count in column.rows.items():
-        counts[index // bucket] += count
+    for index, samples in column.rows.items():
+        counts[index // bucket] += samples
     summary = column.summary
     over = summary.get("over") or 0
     in_buckets = sum(counts)
