@@ -1,12 +1,16 @@
 """The set-up scripts that `make demo` and `make test` share (scripts/), each
 run from a copy in a directory of the test's own, laid out as a fresh clone:
-nothing a demo or an earlier test left in this clone's build/ is there."""
+nothing a demo or an earlier test left in this clone's build/ is there. apt and
+dpkg are fakes on PATH where a test must not change the machine."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from conftest import ROOT
 from debian_kconfigs import PACKAGE
@@ -36,3 +40,86 @@ def test_debian_kconfig_on_a_fresh_clone(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == f"build/test-cache/linux-config/arm64/usr/src/{PACKAGE}\n"
     assert (clone / proc.stdout.strip() / "config.arm64_none_arm64.xz").is_file()
+
+
+# ---------------------------------------------------------------- install-system-packages
+
+# dpkg and dpkg-query write a line at a time (dpkg's architectures are separate
+# writes), as the real ones do; a reader that stops early kills them with SIGPIPE.
+FAKE_DPKG = """#!/bin/bash
+case "$1" in
+  --print-architecture) echo "$FAKE_NATIVE" ;;
+  --print-foreign-architectures) for a in $FAKE_FOREIGN; do echo "$a"; sleep 0.05; done ;;
+  *) echo "dpkg $*" >> "$FAKE_LOG" ;;
+esac
+"""
+FAKE_DPKG_QUERY = """#!/bin/bash
+shift 2  # -W -f=FORMAT
+status=0
+for pkg; do
+  if [[ " $FAKE_MISSING " == *" $pkg "* ]]; then
+    echo "dpkg-query: no packages found matching $pkg" >&2; status=1
+  else
+    printf '%s install ok installed\\n' "$pkg"
+  fi
+done
+exit $status
+"""
+FAKE_APT_GET = """#!/bin/bash
+echo "apt-get $*" >> "$FAKE_LOG"
+"""
+FAKE_SUDO = """#!/bin/bash
+exec "$@"
+"""
+
+
+def install_system_packages(
+    tmp_path: Path, foreign: str = "arm64 armhf", missing: str = "", native: str = "amd64"
+) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """scripts/install-system-packages with the fakes; its output and what it asked of apt and dpkg."""
+    clone = fresh_clone(tmp_path, "install-system-packages", "step")
+    fakes = tmp_path / "fakes"
+    fakes.mkdir()
+    for name, text in [
+        ("dpkg", FAKE_DPKG),
+        ("dpkg-query", FAKE_DPKG_QUERY),
+        ("apt-get", FAKE_APT_GET),
+        ("sudo", FAKE_SUDO),
+    ]:
+        (fakes / name).write_text(text)
+        (fakes / name).chmod(0o755)
+    log = tmp_path / "asked"
+    log.touch()
+    env = {
+        **os.environ,
+        "PATH": f"{fakes}:{os.environ['PATH']}",
+        "FAKE_LOG": str(log),
+        "FAKE_FOREIGN": foreign,
+        "FAKE_MISSING": missing,
+        "FAKE_NATIVE": native,
+    }
+    proc = subprocess.run(
+        [clone / "scripts" / "install-system-packages"], capture_output=True, text=True, env=env, timeout=120
+    )
+    return proc, log.read_text().splitlines()
+
+
+@pytest.mark.parametrize(("native", "foreign"), [("amd64", "arm64 armhf"), ("arm64", "armhf")])
+def test_nothing_missing_fetches_and_prints_nothing(tmp_path: Path, native: str, foreign: str) -> None:
+    proc, asked = install_system_packages(tmp_path, native=native, foreign=foreign)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert asked == []
+
+
+def test_a_missing_architecture_is_added_and_its_lists_fetched(tmp_path: Path) -> None:
+    proc, asked = install_system_packages(tmp_path, foreign="armhf")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "adding the Debian architecture arm64 (package lists only)"
+    assert asked == ["dpkg --add-architecture arm64", "apt-get update"]
+
+
+def test_a_missing_package_is_installed(tmp_path: Path) -> None:
+    proc, asked = install_system_packages(tmp_path, missing="rt-tests")
+    assert proc.returncode == 0, proc.stderr
+    assert "installing 1 Debian packages: rt-tests" in proc.stdout.splitlines()
+    assert asked == ["apt-get update", "apt-get install -y --no-install-recommends rt-tests"]
