@@ -5,9 +5,13 @@ dpkg are fakes on PATH where a test must not change the machine."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
+import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -123,3 +127,66 @@ def test_a_missing_package_is_installed(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "installing 1 Debian packages: rt-tests" in proc.stdout.splitlines()
     assert asked == ["apt-get update", "apt-get install -y --no-install-recommends rt-tests"]
+
+
+# ---------------------------------------------------------------- the demo's board and the README
+
+
+def test_the_demo_board_starts_in_the_clone(tmp_path: Path, host_agent: Path) -> None:
+    """throwaway-sshd DIR HOME: the board's commands start in HOME (the demo passes the
+    clone), so the agent's path on the board is the relative one the demo shows, resolved
+    there and not in the directory portkit runs in."""
+    clone = tmp_path / "clone"
+    (clone / "build" / "demo" / "board").mkdir(parents=True)
+    shutil.copy2(host_agent, clone / "build" / "demo" / "board" / "portkit-target")
+    ssh_dir = tmp_path / "ssh"
+    started = subprocess.run(
+        [SCRIPTS / "throwaway-sshd", ssh_dir, clone], capture_output=True, text=True, timeout=60, check=False
+    )
+    if started.returncode != 0:
+        if os.environ.get("CI"):
+            pytest.fail(f"no sshd for the tests: {started.stderr.strip()}")
+        pytest.skip(f"no sshd for the tests: {started.stderr.strip()}")
+    try:
+        config = started.stdout.strip()
+        pwd = subprocess.run(["ssh", "-F", config, "portkit-board", "pwd"], capture_output=True, text=True, timeout=60)
+        assert pwd.stdout == f"{clone}\n", pwd.stderr
+        agent = "build/demo/board/portkit-target"
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "portkit",
+                "cpu",
+                "--target",
+                "ssh:portkit-board",
+                "--agent",
+                agent,
+                "--format",
+                "json",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env={**os.environ, "PORTKIT_SSH": f"ssh -F {config}"},
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["target"] == "ssh:portkit-board"
+    finally:
+        os.kill(int((ssh_dir / "sshd.pid").read_text()), signal.SIGTERM)
+
+
+def test_the_readme_commands_name_no_path_of_one_machine() -> None:
+    """The README's example commands work in any clone: no absolute path in them but the
+    system's own (a checkout's path, written where the example was made, works nowhere else)."""
+    system = ("/proc/", "/sys/", "/dev/", "/etc/", "/usr/", "/lib/", "/boot/")
+    commands = [line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("$ ")]
+    assert commands
+    absolute = [
+        (path, line)
+        for line in commands
+        for path in re.findall(r"(?:^|[\s='\"])(/[^\s'\"]*)", line[2:])
+        if not path.startswith(system)
+    ]
+    assert absolute == []
