@@ -6,9 +6,17 @@ portkit.rt-sysinfo/1 as docs/formats.md defines them.
 - an unprivileged user (setpriv) gets exit 3 and one line with the fix;
 - SIGINT and SIGTERM mid-run leave a complete document;
 - --break 0 stops at the first sample, with the trace saved where tracefs is usable;
+  with tracefs mounted and not (the agent then mounts it for the run), each in a mount
+  namespace of the test's own;
 - --timerlat either measures or says why not (this machine's kernel has no timerlat tracer);
 - sysinfo against /proc, /sys and the kernel config read with Python's gzip;
 - the aarch64 and armhf agents under qemu-user: plumbing only, emulated timings mean nothing.
+
+A run may change what it measures on (it mounts tracefs where nobody did, and unmounts it
+after), so what a test expects comes from the agent's own report, or from the kernel's
+tracing state read through a mount namespace of the test's own, never from how this
+machine's mounts were before the run. This machine's mounts are compared before and after:
+the run must leave them as they were.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -83,8 +92,40 @@ def fifo_permitted() -> bool:
     return os.geteuid() == 0
 
 
-def tracefs_usable() -> bool:
-    return (TRACEFS / "trace").exists() and os.access(TRACEFS / "trace_marker", os.W_OK)
+# The agent's note when it had to mount tracefs itself.
+MOUNTED_HERE = f"tracefs was not mounted: mounted on {TRACEFS} for this run and unmounted after"
+
+
+def tracefs_mounts() -> list[str]:
+    """This machine's tracefs and debugfs (which shows tracefs in tracing/) mount points, now."""
+    fields = [line.split() for line in Path("/proc/mounts").read_text().splitlines()]
+    return [f"{f[2]} {f[1]}" for f in fields if f[2] in {"tracefs", "debugfs"}]
+
+
+def namespaces_usable() -> bool:
+    """Whether a test can mount tracefs in a mount namespace of its own: root, util-linux's
+    unshare and a kernel with tracefs."""
+    kernel = Path("/proc/filesystems").read_text().split()
+    return os.geteuid() == 0 and shutil.which("unshare") is not None and "tracefs" in kernel
+
+
+def in_namespace(command: list[str], tracefs: bool) -> list[str]:
+    """The command in a mount namespace of its own where tracefs is mounted at TRACEFS alone,
+    or not at all (nor debugfs, which shows it too). The kernel's tracing state is the same
+    either way; this machine's mounts are left alone."""
+    none = "awk '$3 ~ /^(tracefs|debugfs)$/ {print $2}' /proc/self/mounts | sort -r | xargs -r umount -l"
+    setup = f"{none}; mount -t tracefs nodev {TRACEFS}" if tracefs else none  # sort -r: debugfs/tracing first
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-ec", f'{setup}; exec "$@"', "sh", *command]
+
+
+def read_tracefs(*names: str) -> list[str] | None:
+    """Files of tracefs (the kernel's tracing state), read with tracefs mounted in a namespace
+    of this test's own, whether or not this machine mounts it; None where that cannot be done."""
+    if not namespaces_usable():
+        return None
+    code = "import json, sys; print(json.dumps([open(f).read() for f in sys.argv[1:]]))"
+    proc = run(in_namespace([sys.executable, "-c", code, *(str(TRACEFS / n) for n in names)], tracefs=True))
+    return json.loads(proc.stdout)
 
 
 def online_cpus() -> list[int]:
@@ -270,10 +311,9 @@ def test_signal_mid_run_leaves_a_complete_document(agent: list[str], sig: signal
 # ---------------------------------------------------------------- --break and tracing
 
 
-def test_break_at_zero_stops_at_the_first_sample(agent: list[str], tmp_path: Path) -> None:
-    trace = tmp_path / "break.trace"
-    tracing_on = (TRACEFS / "tracing_on").read_text() if tracefs_usable() else None
-    doc = rt_json(agent, "--loops", "1000", "--break", "0", "--trace-file", str(trace), exit_code=1)
+def break_at_zero(command: list[str], trace: Path) -> dict:
+    """`rt --break 0`, checked but for its trace, which depends on tracefs."""
+    doc = rt_json(command, "--loops", "1000", "--break", "0", "--trace-file", str(trace), exit_code=1)
     assert doc["stopped"] == "break"
     brk = doc["break"]
     assert brk["threshold_us"] == 0 and brk["hit"] is True
@@ -284,13 +324,50 @@ def test_break_at_zero_stops_at_the_first_sample(agent: list[str], tmp_path: Pat
     breaking = [t for t in doc["threads"] if t["cpu"] == brk["cpu"]]
     assert breaking[0]["samples"] == 1
     assert all(t["samples"] <= 10 for t in doc["threads"])
-    if tracefs_usable():
-        assert brk["trace_file"] == str(trace) and brk["trace_why"] is None
-        marker = f"portkit: latency {brk['latency_ns'] // 1000}.{brk['latency_ns'] % 1000:03d} us on cpu {brk['cpu']}"
-        assert marker in trace.read_text()
-        assert (TRACEFS / "tracing_on").read_text() == tracing_on  # put back
+    return doc
+
+
+def check_trace_saved(doc: dict, trace: Path) -> None:
+    brk = doc["break"]
+    assert brk["trace_file"] == str(trace) and brk["trace_why"] is None
+    marker = f"portkit: latency {brk['latency_ns'] // 1000}.{brk['latency_ns'] % 1000:03d} us on cpu {brk['cpu']}"
+    assert marker in trace.read_text()
+
+
+def test_break_at_zero_stops_at_the_first_sample(agent: list[str], tmp_path: Path) -> None:
+    """On this machine as it is: the trace is saved where the agent found tracefs (and may
+    use it) or mounted it itself; otherwise it says why. What it found is its own report."""
+    trace = tmp_path / "break.trace"
+    mounts, tracing_on = tracefs_mounts(), read_tracefs("tracing_on")
+    doc = break_at_zero(agent, trace)
+    found = doc["sysinfo"]["tracefs"]["path"] is not None  # looked for before the run mounts anything
+    mounted_here = MOUNTED_HERE in doc["notes"]
+    assert not (found and mounted_here)
+    if mounted_here or (found and os.geteuid() == 0):
+        check_trace_saved(doc, trace)
     else:
-        assert brk["trace_file"] is None and brk["trace_why"]
+        assert doc["break"]["trace_file"] is None and doc["break"]["trace_why"]
+        if not found:
+            assert f"mounting it on {TRACEFS} failed" in doc["break"]["trace_why"]
+    assert tracefs_mounts() == mounts  # what it mounted, it unmounted
+    assert read_tracefs("tracing_on") == tracing_on  # put back
+
+
+@pytest.mark.parametrize("mounted", [True, False], ids=["tracefs-mounted", "tracefs-not-mounted"])
+def test_break_saves_the_trace_whether_or_not_tracefs_is_mounted(
+    agent: list[str], tmp_path: Path, mounted: bool
+) -> None:
+    """Both kinds of machine, whichever this one is: tracefs mounted at boot, or not (the agent
+    mounts it for the run)."""
+    if not namespaces_usable():
+        pytest.skip("needs root, unshare and a kernel with tracefs")
+    trace = tmp_path / "break.trace"
+    tracing_on = read_tracefs("tracing_on")
+    doc = break_at_zero(in_namespace(agent, tracefs=mounted), trace)
+    assert doc["sysinfo"]["tracefs"]["path"] == (str(TRACEFS) if mounted else None)
+    assert (MOUNTED_HERE in doc["notes"]) is not mounted
+    check_trace_saved(doc, trace)
+    assert read_tracefs("tracing_on") == tracing_on  # put back
 
 
 def test_break_not_reached(agent: list[str]) -> None:
@@ -301,16 +378,20 @@ def test_break_not_reached(agent: list[str]) -> None:
 
 
 def test_trace_events_are_put_back(agent: list[str], tmp_path: Path) -> None:
-    if not tracefs_usable():
-        pytest.skip("tracefs is not usable here")
     groups = ["sched", "irq"]
-    before = {g: (TRACEFS / "events" / g / "enable").read_text() for g in groups}
+    enables = [f"events/{g}/enable" for g in groups]
+    before, mounts = read_tracefs(*enables), tracefs_mounts()
+    if before is None:
+        pytest.skip("reading tracefs needs root, unshare and a kernel with tracefs")
     trace = tmp_path / "events.trace"
     doc = rt_json(
         agent, "--loops", "100", "--break", "0", "--trace-events", "sched,irq", "--trace-file", str(trace), exit_code=1
     )
-    assert doc["config"]["trace_events"] == groups and doc["notes"] == []
-    assert {g: (TRACEFS / "events" / g / "enable").read_text() for g in groups} == before
+    # Its one note, where it mounted tracefs itself: it found none before the run.
+    found = doc["sysinfo"]["tracefs"]["path"] is not None
+    assert doc["config"]["trace_events"] == groups and doc["notes"] == ([] if found else [MOUNTED_HERE])
+    assert read_tracefs(*enables) == before
+    assert tracefs_mounts() == mounts
     assert re.search(r"sched_(switch|wakeup)", trace.read_text())
 
 
@@ -319,14 +400,18 @@ def test_timerlat_measures_or_says_why(agent: list[str]) -> None:
     timerlat = doc["timerlat"]
     assert {"available", "ran", "why", "period_us", "duration_s", "lost_events", "threads"} <= set(timerlat)
     assert timerlat["period_us"] == 1000
-    tracers = (TRACEFS / "available_tracers").read_text().split() if tracefs_usable() else []
+    # The kernel's tracers (the agent mounts tracefs to run timerlat if need be); where tracefs
+    # cannot be read here, those the agent found.
+    kernel = read_tracefs("available_tracers")
+    tracers = kernel[0].split() if kernel else doc["sysinfo"]["tracefs"]["tracers"]
     if "timerlat" in tracers:
         assert timerlat["available"] is True and timerlat["ran"] is True and timerlat["why"] is None
         assert [t["cpu"] for t in timerlat["threads"]] == doc["config"]["cpus"]
         for thread in timerlat["threads"]:
             check_stats(thread["irq"])
             check_stats(thread["thread"])
-        assert (TRACEFS / "current_tracer").read_text().strip() != "timerlat"
+        current = read_tracefs("current_tracer")
+        assert current is None or current[0].strip() != "timerlat"
     else:
         assert timerlat["available"] is False and timerlat["ran"] is False
         assert timerlat["threads"] == [] and timerlat["duration_s"] is None
@@ -435,10 +520,14 @@ def test_sysinfo_against_the_system(agent: list[str]) -> None:
             assert doc["preemption"]["model"] == "dynamic"
             assert doc["preemption"]["dynamic_mode"] in {"none", "voluntary", "full", "lazy"}
 
+    # sysinfo mounts nothing: it reports tracefs as this machine has it mounted, or not.
     tracefs = doc["tracefs"]
-    if tracefs_usable():
-        tracers = (TRACEFS / "available_tracers").read_text().split()
-        assert tracefs["path"] is not None and tracefs["tracers"] == tracers
+    assert (tracefs["path"] is None) == (tracefs_mounts() == [])
+    if tracefs["path"] is None:
+        assert tracefs["tracers"] == [] and "not mounted" in tracefs["why"]
+    elif os.access(Path(tracefs["path"]) / "available_tracers", os.R_OK):
+        tracers = (Path(tracefs["path"]) / "available_tracers").read_text().split()
+        assert tracefs["tracers"] == tracers
         assert tracefs["timerlat"] == ("timerlat" in tracers) and tracefs["osnoise"] == ("osnoise" in tracers)
     if not tracefs["timerlat"]:
         assert tracefs["why"]

@@ -54,8 +54,9 @@ def portkit(env: dict[str, str], *args: str | Path) -> subprocess.CompletedProce
 
 
 def running(agent: Path) -> list[str]:
+    """The agent's processes: those it runs as, not the portkit and ssh whose arguments name it."""
     proc = subprocess.run(["pgrep", "-af", str(agent)], capture_output=True, text=True, check=False)
-    return proc.stdout.splitlines()
+    return [line for line in proc.stdout.splitlines() if line.split()[1] == str(agent)]
 
 
 def test_the_board_answers_as_the_local_agent_does(ssh_env: dict[str, str], board_agent: Path) -> None:
