@@ -245,7 +245,8 @@ int pk_cmd_cpu(int argc, char **argv)
         return stop;
     for (size_t i = 0; i < opt.wanted_count; i++)
         if (!pk_cpu_known(opt.wanted[i]))
-            return pk_fail(PK_EXIT_USAGE, CMD, "--has: '%s' is not a feature name on %s (see `portkit-target cpu`)",
+            /* The host relays this line too: the hint names no program, only the option. */
+            return pk_fail(PK_EXIT_USAGE, CMD, "--has: '%s' is not a feature name on %s (without --has all are listed)",
                            opt.wanted[i], PK_ARCH);
 
     const pk_cpu_info *info = pk_cpu_info_get();
