@@ -4,6 +4,8 @@ one-line errors with exit 2, exit 3 when the environment cannot do it,
 
 from __future__ import annotations
 
+import argparse
+import itertools
 import json
 import os
 import re
@@ -341,8 +343,6 @@ def test_an_unknown_emulated_cpu_is_a_bad_target_with_qemus_reason() -> None:
 def test_the_target_options_refusal_names_every_command_that_has_them() -> None:
     """AGENT_COMMANDS is written out (only the command asked for is imported);
     here it is checked against every command's real parser."""
-    import argparse
-
     from portkit.cli import build_parser
     from portkit.core.command import AGENT_COMMANDS
 
@@ -365,3 +365,32 @@ def test_usage_errors_name_portkit_once(argv: list[str]) -> None:
     proc = portkit(*argv)
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
     assert proc.stderr.startswith("portkit: error: ") and "portkit" not in proc.stderr.removeprefix("portkit: error: ")
+
+
+def _every_parser() -> list[tuple[str, argparse.ArgumentParser]]:
+    from portkit.cli import build_parser
+
+    found = []
+
+    def walk(parser: argparse.ArgumentParser, words: list[str]) -> None:
+        found.append((" ".join(words) or "portkit", parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*words, name])
+
+    walk(build_parser([]), [])
+    return found
+
+
+def test_every_help_fits_an_80_column_terminal_and_its_examples_stay_pastable(monkeypatch: pytest.MonkeyPatch) -> None:
+    columns = 80
+    monkeypatch.setenv("COLUMNS", str(columns))
+    for name, parser in _every_parser():
+        text = parser.format_help()
+        too_wide = [line for line in text.splitlines() if len(line) > columns]
+        assert not too_wide, f"{name} --help: {too_wide}"
+        examples = text.partition("examples:\n")[2].split("\n\n")[0].splitlines()
+        for before, line in itertools.pairwise(examples):
+            if line.startswith("      -"):  # a command's continuation
+                assert before.endswith(" \\"), f"{name}: {before!r} does not continue onto {line!r}"

@@ -8,14 +8,13 @@ Each command package under portkit/commands/ has `command.py` with
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from portkit import __version__
-from portkit.core.command import Parser
+from portkit.core.command import ExamplesFormatter, Parser
 from portkit.core.errors import Exit, PortkitError
 from portkit.core.output import tell
 
@@ -48,7 +47,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
         prog="portkit",
         description="Move embedded Linux software to 64-bit and real-time targets, and prove the result.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=ExamplesFormatter,
     )
     parser.add_argument("--version", action="version", version=f"portkit {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=Parser)

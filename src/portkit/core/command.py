@@ -9,6 +9,8 @@ and --timeout, a host command refuses them with one line rather than ignoring th
 from __future__ import annotations
 
 import argparse
+import re
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal, NoReturn
@@ -74,8 +76,37 @@ def _with_examples(
         help=summary,
         description=description,
         epilog=examples,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=ExamplesFormatter,
     )
+
+
+EXAMPLE = re.compile(r"^\s*(portkit .*?)(?:\s{2,}(\S.*))?$")  # `  portkit ...  what it shows`
+
+
+class ExamplesFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help whose description and examples keep the lines they were written
+    in where they fit, and fit the terminal where they do not: an example
+    (`  portkit ...   what it shows`) puts its explanation on the next line,
+    a sentence folds at spaces."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        lines = []
+        for line in text.splitlines():
+            start = indent + " " * (len(line) - len(line.lstrip()))
+            example = EXAMPLE.match(line)
+            if len(indent + line) <= width:
+                lines.append(indent + line)
+            elif example is not None:
+                command, explanation = example.group(1, 2)
+                # a long command continues as a shell reads it, so it can still be pasted
+                pieces = textwrap.wrap(command, width - 2, initial_indent=start, subsequent_indent=start + "    ")
+                lines += [piece + " \\" for piece in pieces[:-1]] + pieces[-1:]
+                lines += textwrap.wrap(
+                    explanation or "", width, initial_indent=start + "    ", subsequent_indent=start + "    "
+                )
+            else:
+                lines += textwrap.wrap(line.strip(), width, initial_indent=start, subsequent_indent=start)
+        return "\n".join(lines)
 
 
 def add_modes(
