@@ -394,3 +394,9 @@ def test_every_help_fits_an_80_column_terminal_and_its_examples_stay_pastable(mo
         for before, line in itertools.pairwise(examples):
             if line.startswith("      -"):  # a command's continuation
                 assert before.endswith(" \\"), f"{name}: {before!r} does not continue onto {line!r}"
+
+
+def test_portkit_alone_shows_the_help() -> None:
+    proc = portkit()
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: portkit") and "examples:" in proc.stdout

@@ -60,7 +60,11 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser(argv).parse_args(argv)
+        parser = build_parser(argv)
+        if not (sys.argv[1:] if argv is None else argv):  # the first thing a new user types
+            parser.print_help()
+            return int(Exit.OK)
+        args = parser.parse_args(argv)
         return int(args.run(args))
     except PortkitError as err:
         hint = f" (hint: {err.hint})" if err.hint else ""
