@@ -126,7 +126,7 @@ def _text_width(args: argparse.Namespace) -> int | None:
 def _parsed(status: StatusLine) -> Callable[[int, int], None]:
     """`layout: 12/340 parses` on the status line as each (file, ABI) parse ends."""
 
-    def done(count: int, total: int) -> None:
-        status.show(f"layout: {count}/{total} parses", now=count == total)
+    def done(finished: int, total: int) -> None:
+        status.show(f"layout: {finished}/{total} parses", now=finished == total)
 
     return done

@@ -184,11 +184,11 @@ def _model_json(abi) -> dict:
 
 def _files_done(status: StatusLine, work: Sequence[ScanJob]) -> Callable[[int], None]:
     """`scan: 12/340 files  src/net/socket.c` on the status line as each file ends."""
-    count = 0
+    finished = 0
 
     def done(index: int) -> None:
-        nonlocal count
-        count += 1
-        status.show(f"scan: {count}/{len(work)} files  {work[index].path}", now=count == len(work))
+        nonlocal finished
+        finished += 1
+        status.show(f"scan: {finished}/{len(work)} files  {work[index].path}", now=finished == len(work))
 
     return done

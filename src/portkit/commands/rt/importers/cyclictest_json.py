@@ -24,6 +24,7 @@ from portkit.commands.rt.importers import model
 from portkit.commands.rt.importers.cyclictest_command import CyclictestOptions, parse_command
 from portkit.commands.rt.importers.text import MAX_DIGITS, bad, in_ns
 from portkit.commands.rt.stats import Histogram, histogram_moments, regroup, round_half_up
+from portkit.core.output import count
 
 US = 1000
 MAX_BUCKETS = 1_000_000  # cyclictest's own cap on -h
@@ -162,8 +163,8 @@ def _thread_stats(
     if has_histogram:
         buckets = max((options.histogram_buckets or 0) if options else 0, max(sparse, default=-1) + 1)
         counts = [0] * buckets
-        for index, count in sparse.items():
-            counts[index] = count
+        for index, samples in sparse.items():
+            counts[index] = samples
         overflow = cycles - sum(counts)
         if overflow < 0:
             problems.append(

@@ -223,7 +223,7 @@ def _stats(column: Column, bucket: int, unit_ns: int, name: str, label: str, pro
     if exact:
         moments = histogram_moments(histogram)
         mean, stddev = moments.mean_ns(), moments.stddev_ns()
-        filled = [i for i, count in enumerate(counts) if count]  # bucket i holds samples of exactly i units
+        filled = [i for i, samples in enumerate(counts) if samples]  # bucket i holds samples of exactly i units
         minimum = minimum if minimum is not None else filled[0] * unit_ns
         maximum = maximum if maximum is not None else filled[-1] * unit_ns
         avg = summary.get("avg")
