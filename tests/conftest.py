@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -25,6 +26,25 @@ BUILD = ROOT / "build"
 EMULATORS: dict[str, str | None] = {
     arch.triple: None if arch.name == "i686" else arch.qemu for arch in ARCHES if arch.name != "x86_64"
 }
+
+
+def run_portkit(
+    *args: str | Path,
+    cwd: Path | None = None,
+    timeout: float = 300,
+    env: dict[str, str] | None = None,
+    prefix: Sequence[str] = (),
+) -> subprocess.CompletedProcess[str]:
+    """`python -m portkit ARGS` as a user runs it (after `prefix`, e.g. setpriv):
+    its exit code, stdout and stderr; env adds to this process's environment."""
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "portkit", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def _missing(what: str) -> None:

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_portkit
+
 SETPRIV = ("setpriv", "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-dac_override,-dac_read_search")
 
 
 def portkit(*args: str | Path, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*prefix, sys.executable, "-m", "portkit", *map(str, args)], capture_output=True, text=True, timeout=120
-    )
+    return run_portkit(*args, prefix=prefix, timeout=120)
 
 
 def without_read_permission() -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, validate_sarif
+from conftest import ROOT, run_portkit, validate_sarif
 from debian_kconfigs import debian_configs
 from portkit.commands.audit.kconfig.reader import KernelConfig
 from portkit.core.errors import EnvironmentProblem
@@ -24,13 +24,7 @@ from terminal import run_on_terminal
 
 
 def audit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "portkit", "audit", "kconfig", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-    )
+    return run_portkit("audit", "kconfig", *args, cwd=cwd)
 
 
 def audit_json(*args: str | Path, cwd: Path | None = None) -> tuple[int, dict]:

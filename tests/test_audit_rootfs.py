@@ -13,13 +13,12 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tarfile
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, validate_sarif
+from conftest import ROOT, run_portkit, validate_sarif
 from debian_packages import unpack
 
 DATA = ROOT / "tests" / "data" / "audit_rootfs"
@@ -37,13 +36,7 @@ ARMHF_CC = "arm-linux-gnueabihf-gcc"
 
 
 def audit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "portkit", "audit", "rootfs", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-    )
+    return run_portkit("audit", "rootfs", *args, cwd=cwd)
 
 
 def audit_json(*args: str | Path) -> tuple[int, dict, str]:

@@ -7,25 +7,19 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 import tarfile
 from pathlib import Path
 
 import pytest
 
+from conftest import run_portkit
 from terminal import run_on_terminal
 
 HOST_PROGRAM = Path(shutil.which("true") or "/bin/true").resolve()
 
 
 def audit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "portkit", "audit", "rootfs", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
+    return run_portkit("audit", "rootfs", *args, cwd=cwd, timeout=120)
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
 import tarfile
 from pathlib import Path
 
@@ -20,19 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
+from conftest import ROOT, run_portkit
 
 DATA = ROOT / "tests" / "data" / "audit_rootfs"
 HOST_LIBC = Path("/lib/x86_64-linux-gnu/libc.so.6")
 
 
 def audit(*args: str | Path, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*prefix, sys.executable, "-m", "portkit", "audit", "rootfs", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_portkit("audit", "rootfs", *args, prefix=prefix, timeout=120)
 
 
 @pytest.fixture(scope="module")

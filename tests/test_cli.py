@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_portkit
 from portkit.cli import main
 from portkit.core.errors import BadInput, EnvironmentProblem
 from portkit.core.target import AgentCall, parse_target
@@ -24,13 +25,7 @@ COMMANDS = ["cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit"]
 
 
 def portkit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "portkit", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, **(env or {})},
-    )
+    return run_portkit(*args, env=env, timeout=120)
 
 
 def fake_agent(tmp_path: Path, script: str) -> Path:

@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import platform
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_portkit
 from portkit.commands.rt.sysinfo import render
 from portkit.core.output import render_text
 from terminal import run_on_terminal
@@ -21,9 +20,7 @@ DATA = ROOT / "tests" / "data" / "rt"
 
 
 def portkit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "portkit", "rt", *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd
-    )
+    return run_portkit("rt", *args, cwd=cwd, timeout=120)
 
 
 @pytest.fixture(scope="module")

@@ -11,20 +11,17 @@ import io
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_portkit
 
 DATA = ROOT / "tests" / "data" / "rt"
 
 
 def portkit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "portkit", "rt", *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd
-    )
+    return run_portkit("rt", *args, cwd=cwd, timeout=120)
 
 
 @pytest.fixture(scope="module")

@@ -16,16 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_portkit
 from terminal import ESCAPES, run_on_terminal
 
 CPUS = len(os.sched_getaffinity(0))
 
 
 def rt(*args: str | Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "portkit", "rt", *map(str, args)], capture_output=True, text=True, timeout=timeout
-    )
+    return run_portkit("rt", *args, timeout=timeout)
 
 
 def cell(directory: Path, name: str) -> dict:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, validate_sarif
+from conftest import ROOT, run_portkit, validate_sarif
 
 # The field report's incorrect code (section 2), as a translation unit.
 REPORT_INCORRECT = """#include <stdio.h>
@@ -48,9 +48,7 @@ void difference(void *p, void *q)
 
 
 def scan(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "portkit", "scan", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
+    return run_portkit("scan", *args, cwd=cwd)
 
 
 def scan_json(*args: str | Path, cwd: Path | None = None) -> tuple[int, dict]:
