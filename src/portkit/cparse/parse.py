@@ -139,16 +139,21 @@ def parse(
     elif path.endswith(".h"):
         args += ["-x", "c", "-std=gnu11"]
     args += list(abi.flags) + flags
+    given = path
+    if "-working-directory" in flags and not os.path.isabs(path):
+        # clang would take a relative path from the build's directory, not from ours
+        path = os.path.abspath(path)
     unsaved = [(path, text)] if text is not None else None
     options = 0 if bodies else ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
     try:
         tu = ci.TranslationUnit.from_source(path, args=args, unsaved_files=unsaved, options=options)
     except ci.TranslationUnitLoadError:
-        return None, [Problem(path, 0, "clang could not parse it")]
+        return None, [Problem(given, 0, "clang could not parse it")]
     errors = []
     for diag in tu.diagnostics:
         if diag.severity >= ci.Diagnostic.Error:
             loc = diag.location
             fatal = diag.severity >= ci.Diagnostic.Fatal
-            errors.append(Problem(loc.file.name if loc.file else path, loc.line, diag.spelling, fatal))
+            where = loc.file.name if loc.file and loc.file.name != path else given
+            errors.append(Problem(where, loc.line, diag.spelling, fatal))
     return tu, errors

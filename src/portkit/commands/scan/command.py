@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from portkit.commands.scan.engine import ScanJob, Scanned, scan_unit
@@ -155,9 +156,11 @@ def _jobs(
 def _gather(
     work: Sequence[ScanJob], outcomes: Sequence[Scanned | Failed], problems: list[str], incomplete: list[Incomplete]
 ) -> tuple[list[Finding], int]:
-    """Findings of every unit, those in a shared header once; clang's errors
-    as problems; the units not checked completely, and why."""
+    """Findings of every unit, those in a shared header (or made by a shared
+    macro) once; clang's errors as problems; the units not checked
+    completely, and why."""
     seen: dict[tuple, Finding] = {}
+    macros: dict[tuple, tuple[str, set]] = {}  # a finding's key -> its macro and every use that made it
     scanned = 0
     for job, outcome in zip(work, outcomes, strict=True):
         if isinstance(outcome, Failed):
@@ -174,8 +177,23 @@ def _gather(
         scanned += 1
         for finding in outcome.findings:
             location = finding.location
-            seen.setdefault((finding.rule, location.path, location.line, location.column, finding.message), finding)
+            key = (finding.rule, location.path, location.line, location.column, finding.message)
+            seen.setdefault(key, finding)
+            if finding in outcome.expansions:
+                name, uses = outcome.expansions[finding]
+                macros.setdefault(key, (name, set()))[1].update(uses)
+    for key, (name, uses) in macros.items():
+        finding = seen[key]
+        seen[key] = replace(finding, message=f"{finding.message} ({in_macro(name, uses)})")
     return list(seen.values()), scanned
+
+
+def in_macro(name: str, uses: set[tuple[str, int, int]]) -> str:
+    """`in macro YY_USER_ACTION, expanded 50 times (first at lexer.c:957)`."""
+    path, line, _ = min(uses)
+    if len(uses) == 1:
+        return f"in macro {name}, expanded once, at {path}:{line}"
+    return f"in macro {name}, expanded {len(uses)} times (first at {path}:{line})"
 
 
 def _model_json(abi) -> dict:

@@ -57,6 +57,8 @@ class Scanned:
     errors: list[Problem] = field(default_factory=list)  # what clang could not make sense of
     parsed: bool = False
     incomplete: Incomplete | None = None  # why the unit was not checked completely
+    # findings moved to a macro's definition -> (the macro's name, the uses that made them)
+    expansions: dict[Finding, tuple[str, set[tuple[str, int, int]]]] = field(default_factory=dict)
 
 
 def scan_unit(job: ScanJob) -> Scanned:
@@ -89,11 +91,13 @@ def scan_unit(job: ScanJob) -> Scanned:
             home_unit = Unit(ci, home.tu(), job.pair, home, tops=own_declarations(home.tu()))
             _scan(home_unit, at_home)
             unit.findings += [f for f in home_unit.findings if f not in unit.findings]
+            for finding, (macro, uses) in home_unit.expansions.items():
+                unit.expansions.setdefault(finding, (macro, set()))[1].update(uses)
     except Exception as err:  # a rule tripped over this file's AST: say so, keep what was found
         reason = f"portkit's rules failed here ({type(err).__name__}: {err})"
         errors.append(Problem(str(job.path), 0, reason))
         incomplete = incomplete or Incomplete(path, reason)
-    return Scanned(unit.findings, errors, True, incomplete)
+    return Scanned(unit.findings, errors, True, incomplete, unit.expansions)
 
 
 def _stopped(ci, tu, path: str, fatal: Problem, skipped: Sequence[Rule]) -> Incomplete:

@@ -5,8 +5,9 @@ Rules share these; no rule file imports another."""
 from __future__ import annotations
 
 from portkit.commands.scan.check import Check
-from portkit.commands.scan.messages import diagnostic_location, quoted_types
+from portkit.commands.scan.messages import diagnostic_location, diagnostic_span, quoted_types
 from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.values import consumer, fits, low_bits_kept, value_range
 from portkit.commands.scan.widths import Width, loses_bits_only_on_target
 
 CASTS = ("CSTYLE_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR", "CXX_STATIC_CAST_EXPR", "CXX_FUNCTIONAL_CAST_EXPR")
@@ -61,16 +62,33 @@ def _bodies(unit: Unit) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
     return unit.notes["bodies"]
 
 
-def _named_expression(unit: Unit, diag, named: tuple[str, str | None]):
+def _named_expression(unit: Unit, diag, named: tuple[str, str | None], into: tuple[str, str | None] | None = None):
     """The expression clang's range covers, if its type is the one the message
-    names (inside a macro's expansion the range is the whole invocation, and
-    the node found there may be another)."""
+    names. Inside a macro's expansion the range is the whole use of the
+    macro, which every node there shares: then the value of the conversion
+    from the named type (into `into`) there, the n-th for clang's n-th
+    message at that place."""
     node = unit.expression_at(diag)
     if node is None:
         return None
     spelling, aka = named
-    canonical = unit.strip(node).type.get_canonical().spelling
-    return node if _bare(canonical) == _bare(aka or spelling) else None
+    if _bare(unit.strip(node).type.get_canonical().spelling) == _bare(aka or spelling):
+        return node
+    span = diagnostic_span(diag)
+    if into is None or span is None:
+        return None
+    extent = ((span.start.line, span.start.column), (span.end.line, span.end.column))
+    wanted = (_bare(aka or spelling), _bare(into[1] or into[0]))
+    candidates = []
+    for conversion in unit.conversions_spanning(diag.location, extent):
+        values = [c for c in unit.children(conversion) if c.kind.is_expression()]
+        if len(values) == 1:
+            types = (values[0].type.get_canonical().spelling, conversion.type.get_canonical().spelling)
+            if tuple(map(_bare, types)) == wanted:
+                candidates.append(values[0])
+    key = ("expansion diagnostics", diag.location.line, diag.location.column, extent, wanted)
+    seen = unit.notes[key] = unit.notes.get(key, -1) + 1
+    return candidates[seen] if seen < len(candidates) else None
 
 
 def _bare(spelling: str) -> str:
@@ -82,10 +100,11 @@ def is_time(unit: Unit, spelling: str) -> bool:
     return any(name in TIME_TYPEDEFS for name in unit.typedef_chain(spelling))
 
 
-def narrowing(unit: Unit, diag) -> tuple[Width, Width, bool] | None:
+def narrowing(unit: Unit, diag) -> tuple[Width, Width, bool, object] | None:
     """clang's -Wshorten-64-to-32 (it knows value ranges: x & 0xff fits
     anywhere) for the target, kept where the conversion was whole at home:
-    (the value's width, the destination's, whether the value is a time_t).
+    (the value's width, the destination's, whether the value is a time_t,
+    the value's node or None).
     The value is read from the expression clang points at, so a size_t or a
     pointer difference counts as one at home even where the target's message
     spells it `unsigned long long`."""
@@ -95,17 +114,28 @@ def narrowing(unit: Unit, diag) -> tuple[Width, Width, bool] | None:
     return unit.notes[key]
 
 
-def _narrowing(unit: Unit, diag) -> tuple[Width, Width, bool] | None:
+def _narrowing(unit: Unit, diag) -> tuple[Width, Width, bool, object] | None:
     types = quoted_types(diag.spelling)
     if not diag.spelling.startswith(NARROWING) or len(types) < 2:
         return None
-    value = _named_expression(unit, diag, types[0])
+    value = _named_expression(unit, diag, types[0], types[1])
     before = unit.expression_width(value) if value is not None else unit.width_named(*types[0])
     after = unit.width_named(*types[1])
     if not loses_bits_only_on_target(before, after):
         return None
+    if value is not None and _unchanged(unit, value, after):
+        return None
     time = is_time(unit, types[0][0]) or (value is not None and is_time(unit, unit.strip(value).type.spelling))
-    return before, after, time
+    return before, after, time, value
+
+
+def _unchanged(unit: Unit, value, into: Width) -> bool:
+    """A narrowing that gives the same value in both models: 32-bit values
+    through 64-bit arithmetic and back (`(int)(n * sizeof x)` of an int n),
+    or a value bounded by what went into it (`read(fd, buf, 512)`)."""
+    if low_bits_kept(unit, value, 8 * into.target):
+        return True
+    return into.integer and fits(value_range(unit, value), into.kind, into.target)
 
 
 def narrowed_product(unit: Unit, conversion) -> bool:
@@ -121,7 +151,7 @@ def narrowed_product(unit: Unit, conversion) -> bool:
     start = node.extent.start
     if any((f.location.line, f.location.column) == (start.line, start.column) for f in unit.findings):
         return False  # clang reported it
-    return unit.value(node) is None
+    return unit.value(node) is None and not _unchanged(unit, node, after)
 
 
 COMPOUND_ARITHMETIC = frozenset({"+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="})
@@ -141,6 +171,8 @@ def compound_narrowing(unit: Unit, node) -> tuple[Width, Width, bool] | None:
         return None
     if unit.value(children[1]) is not None:
         return None  # a constant that fits, or the compiler says it does not
+    if low_bits_kept(unit, children[1], 8 * into.target):
+        return None  # `int n; n += k * sizeof(x)` with an int k: the same int in both models
     return value, into, is_time(unit, unit.strip(children[1]).type.spelling)
 
 
@@ -153,16 +185,20 @@ def narrowing_check(rule, time: bool, message) -> Check:
     def on_diagnostic(unit: Unit, diag) -> None:
         found = narrowing(unit, diag)
         if found is not None and found[2] == time:
-            unit.add(rule, diagnostic_location(diag), message(unit, found[0], found[1]))
+            value = found[3]
+            anchor = (lambda: consumer(unit, value)) if value is not None else None
+            unit.add(rule, diagnostic_location(diag), message(unit, found[0], found[1]), anchor=anchor)
 
     def on_conversion(unit: Unit, conversion) -> None:
         if narrowed_product(unit, conversion) and is_time(unit, unit.strip(conversion.value).type.spelling) == time:
-            unit.report(rule, unit.strip(conversion.value), message(unit, conversion.before, conversion.after))
+            value = unit.strip(conversion.value)
+            anchor = lambda: consumer(unit, conversion.result)  # noqa: E731
+            unit.report(rule, value, message(unit, conversion.before, conversion.after), anchor=anchor)
 
     def on_compound(unit: Unit, node, _parent) -> None:
         found = compound_narrowing(unit, node)
         if found is not None and found[2] == time:
-            unit.report(rule, node, message(unit, found[0], found[1]))
+            unit.report(rule, node, message(unit, found[0], found[1]), anchor=node)
 
     return Check(
         rule,

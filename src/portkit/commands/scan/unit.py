@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from portkit.commands.scan.home import Home
+from portkit.commands.scan.macros import MacroIndex, arguments_at
 from portkit.commands.scan.messages import diagnostic_span, shown_path
 from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.widths import Width, width, width_named
-from portkit.cparse.libclang import binary_operator, evaluate_int, unary_operator
+from portkit.cparse.libclang import binary_operator, evaluate_int, inclusions, unary_operator
 from portkit.findings.model import Finding, Location, Rule
 
 # C library functions whose result is a typedef that clang's own declaration of
@@ -27,6 +29,11 @@ LIBRARY_RESULTS = {
 
 
 _UNKNOWN = object()
+# What decides whether a macro made a finding: a node, a function finding it, or None (no macro question).
+Anchor = Any
+# Nodes whose names say which line of a macro's body an expression is on.
+NAMING_KINDS = frozenset({101, 102, 103})  # CXCursor_DeclRefExpr, MemberRefExpr, CallExpr
+IMPLICIT_KIND = 100  # CXCursor_UnexposedExpr: what libclang shows an implicit conversion as
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,12 @@ class Unit:
     _told: set[Finding] = field(default_factory=set)
     _typedefs: dict[str, object] = field(default_factory=dict)
     _answers: dict = field(default_factory=dict)
+    # findings a macro's body made, moved to its definition: -> (the macro's name, its uses)
+    expansions: dict[Finding, tuple[str, set[tuple[str, int, int]]]] = field(default_factory=dict)
+    _macros: MacroIndex | None = None
+    _parents: dict = field(default_factory=dict)  # identity -> parent cursor, per indexed top-level declaration
+    _conversions: dict = field(default_factory=dict)  # extent -> implicit conversions, per indexed declaration
+    _indexed: set = field(default_factory=set)
 
     # ---------------------------------------------------------- asking
 
@@ -148,21 +161,28 @@ class Unit:
     def spelled(self, cursor) -> str:
         """The word written where a node starts: `INT_MAX` for a constant from
         that macro (libclang gives a macro's expansion no tokens of its own)."""
-        location = cursor.location
+        return self._word_at(cursor.location)
+
+    def _word_at(self, location) -> str:
         if location.file is None:
             return ""
-        lines = self.notes.get(("lines", location.file.name))
-        if lines is None:
-            try:
-                with open(location.file.name, "rb") as source:
-                    lines = source.read().decode("latin-1").splitlines()
-            except OSError:
-                lines = []
-            self.notes[("lines", location.file.name)] = lines
+        lines = self._lines(location.file.name)
         if not 0 < location.line <= len(lines):
             return ""
         word = re.match(r"\w+", lines[location.line - 1][location.column - 1 :])  # Latin-1: a byte a column
         return word.group(0) if word else ""
+
+    def _lines(self, path: str) -> list[str]:
+        """A file's lines as Latin-1 text (a byte a column, as clang counts), read once per unit."""
+        lines = self.notes.get(("lines", path))
+        if lines is None:
+            try:
+                with open(path, "rb") as source:
+                    lines = source.read().decode("latin-1").splitlines()
+            except OSError:
+                lines = []
+            self.notes[("lines", path)] = lines
+        return lines
 
     def value(self, cursor) -> int | None:
         """The integer an expression folds to, if it is a constant."""
@@ -212,12 +232,49 @@ class Unit:
     def arguments(self, call) -> list:
         return self._remember("arguments", call, lambda: list(call.get_arguments()))
 
+    def parent(self, cursor):
+        """The node a node of the project's code is part of (None above its
+        top-level declaration). The walk hands each rule a node and its
+        parent only; where a rule must look further up (what becomes of a
+        value), the nodes of that node's top-level declaration are indexed
+        once, when first asked."""
+        key = identity(cursor)
+        if key not in self._parents:
+            self._index_around(cursor.location)
+            self._parents.setdefault(key, None)
+        return self._parents[key]
+
+    def conversions_spanning(self, location, extent: tuple) -> list:
+        """The implicit conversions whose extent is exactly `extent` ((line,
+        column) of its start and end), in the order they were written, in the
+        top-level declaration around `location`. Inside a macro's expansion
+        every node has the extent of the macro's use, and this is how the one
+        a diagnostic is about is found."""
+        self._index_around(location)
+        return self._conversions.get(extent, [])
+
+    def _index_around(self, location) -> None:
+        top = next((t for t in self.tops if _contains(t.extent, location)), None)
+        if top is None or identity(top) in self._indexed:
+            return
+        self._indexed.add(identity(top))
+        parents, conversions, tu = self._parents, self._conversions, self.tu
+
+        def visit(cursor, parent, _data) -> int:
+            cursor._tu = parent._tu = tu  # the bindings expect it on every cursor they are given
+            parents[identity(cursor)] = parent
+            if cursor._kind_id == IMPLICIT_KIND:
+                conversions.setdefault(_span(cursor.extent), []).append(cursor)
+            return 2  # CXChildVisit_Recurse
+
+        self.ci.conf.lib.clang_visitChildren(top, self.ci.callbacks["cursor_visit"](visit), None)
+
     def _remember(self, question: str, cursor, answer):
         """One answer per question and node for the whole unit: several rules
         ask the same of a node, and each question is a call into libclang. A
         node is known by the cursor's own words (kind and data pointers), as
         libclang compares cursors."""
-        key = (question, cursor._kind_id, cursor.xdata, cursor.data[0], cursor.data[1], cursor.data[2])
+        key = (question, *identity(cursor))
         known = self._answers.get(key, _UNKNOWN)
         if known is _UNKNOWN:
             known = self._answers[key] = answer()
@@ -225,21 +282,78 @@ class Unit:
 
     # ---------------------------------------------------------- telling
 
-    def report(self, rule: Rule, cursor, message: str, fix: str | None = None) -> None:
-        """A finding of rule at cursor's extent."""
+    def report(self, rule: Rule, cursor, message: str, fix: str | None = None, anchor: Anchor = None) -> None:
+        """A finding of rule at cursor's extent. `anchor`: the node (or a
+        function that finds it, asked only inside a macro's expansion) whose
+        place says whether a macro's body made the finding: the conversion's
+        destination, the cast, the call. When it was, the finding goes to the
+        macro's definition, once for all its uses."""
         extent = cursor.extent
         start, end = extent.start, extent.end
         path = start.file.name if start.file else (cursor.location.file.name if cursor.location.file else "")
         end_line, end_column = (
             (end.line, end.column) if end.file and end.line >= start.line else (start.line, start.column)
         )
-        self.add(rule, Location(shown_path(path), start.line, start.column, end_line, end_column), message, fix)
+        location = Location(shown_path(path), start.line, start.column, end_line, end_column)
+        self.add(rule, location, message, fix, anchor)
 
-    def add(self, rule: Rule, location: Location, message: str, fix: str | None = None) -> None:
+    def add(self, rule: Rule, location: Location, message: str, fix: str | None = None, anchor: Anchor = None) -> None:
+        moved = self._in_macro(anchor) if anchor is not None else None
+        if moved is not None:
+            location, macro, use = moved
         finding = Finding(rule.id, rule.severity, location, message, fix or rule.fix, self.pair.labels)
+        if moved is not None:
+            self.expansions.setdefault(finding, (macro, set()))[1].add(use)
         if finding not in self._told:  # a typedef'd record is visited as itself and inside its typedef
             self._told.add(finding)
             self.findings.append(finding)
+
+    def _in_macro(self, anchor: Anchor) -> tuple[Location, str, tuple[str, int, int]] | None:
+        """(the place in the macro's body, the macro's name, the use) when the
+        anchor was made by one of the project's macros, else None."""
+        node = anchor() if callable(anchor) else anchor
+        if node is None or node.location.file is None:
+            return None
+        where = node.location
+        word = self._word_at(where)
+        if not word or not self._macro_index().get(word):
+            return None
+        arguments = arguments_at(self._lines(where.file.name), where.line, where.column)
+        place = self._macro_index().place(word, _names(node), arguments)
+        location = Location(place.macro.path, place.line, place.column, place.line, place.end_column)
+        return location, place.macro.name, (shown_path(where.file.name), where.line, where.column)
+
+    def _macro_index(self) -> MacroIndex:
+        if self._macros is None:
+            self._macros = MacroIndex(lambda: ((shown_path(p), self._lines(p)) for p in self._own_files()))
+        return self._macros
+
+    def _own_files(self) -> list[str]:
+        """The unit's file and the project's headers it includes (not the system's)."""
+        files = {self.tu.spelling: None}
+        for inclusion in inclusions(self.ci, self.tu):
+            if inclusion.system:
+                continue
+            header = self.tu.get_file(inclusion.header)
+            if not self.ci.SourceLocation.from_position(self.tu, header, 1, 1).is_in_system_header:
+                files.setdefault(inclusion.header, None)
+        return list(files)
+
+
+def _names(node) -> list[str]:
+    """The variables, members and functions an expression names, in order."""
+    return [n.spelling for n in node.walk_preorder() if n._kind_id in NAMING_KINDS and n.spelling]
+
+
+def identity(cursor) -> tuple:
+    """A node as libclang tells nodes apart: its kind and its data pointers.
+    An expression or statement is its clang node (data[1]) whichever way it
+    was reached (libclang leaves out the declaration around it, data[0], on
+    some ways down)."""
+    kind = cursor._kind_id
+    if 100 <= kind < 300:  # CXCursor_FirstExpr .. CXCursor_LastStmt
+        return (kind, cursor.xdata, cursor.data[1])
+    return (kind, cursor.xdata, cursor.data[0], cursor.data[1], cursor.data[2])
 
 
 def bare(spelling: str) -> str:

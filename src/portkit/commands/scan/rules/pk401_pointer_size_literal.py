@@ -59,7 +59,7 @@ def on_call(unit: Unit, call, parent) -> None:
                 f"4 bytes per element, but the elements are {element.describe(pair)}: "
                 f"the size is half of what {pair.target.label} needs"
             )
-            unit.report(RULE, literal, message)
+            unit.report(RULE, literal, message, anchor=call)
 
 
 def _element(unit: Unit, pointer, parent) -> Width | None:

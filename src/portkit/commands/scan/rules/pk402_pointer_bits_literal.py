@@ -54,7 +54,7 @@ def on_shift(unit: Unit, node, _parent) -> None:
         return
     literal = _literal_32(unit, children[1])
     if literal is not None:
-        unit.report(RULE, literal, _message(unit, children[0]))
+        unit.report(RULE, literal, _message(unit, children[0]), anchor=node)
 
 
 def on_bounded(unit: Unit, node, _parent) -> None:

@@ -42,7 +42,7 @@ def on_union(unit: Unit, union, _parent) -> None:
                     f"'{field.spelling}' {width.describe(pair)} overlays '{other.spelling}' "
                     f"{other_width.describe(pair)}: the same bytes on {pair.source.label}, not on {pair.target.label}"
                 )
-                unit.report(RULE, union, message)
+                unit.report(RULE, field, message)  # the member to change, not the union's first line
                 return
 
 

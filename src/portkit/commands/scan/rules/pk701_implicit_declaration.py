@@ -39,7 +39,7 @@ def on_conversion(unit: Unit, conversion: Conversion) -> None:
         f"'{call.spelling}' has no declaration, so its result is an int, used as {after.describe(pair)}: "
         f"on {pair.target.label} the upper 32 bits of the returned value are lost"
     )
-    unit.report(RULE, call, message)
+    unit.report(RULE, call, message, anchor=call)
 
 
 def on_call(unit: Unit, call, _parent) -> None:
@@ -54,7 +54,7 @@ def on_call(unit: Unit, call, _parent) -> None:
             f"'{call.spelling}' is called without its header: C89 takes its result for an int, but it returns "
             f"{result.describe(pair)}, whose upper bits are lost on {pair.target.label}"
         )
-        unit.report(RULE, call, message)
+        unit.report(RULE, call, message, anchor=call)
 
 
 def on_diagnostic(unit: Unit, diag) -> None:
