@@ -5,7 +5,7 @@ Rules share these; no rule file imports another."""
 from __future__ import annotations
 
 from portkit.commands.scan.check import Check
-from portkit.commands.scan.messages import diagnostic_location, diagnostic_span, quoted_types
+from portkit.commands.scan.messages import diagnostic_location, quoted_types
 from portkit.commands.scan.unit import Unit
 from portkit.commands.scan.values import consumer, fits, low_bits_kept, value_range
 from portkit.commands.scan.widths import Width, loses_bits_only_on_target
@@ -64,31 +64,44 @@ def _bodies(unit: Unit) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
 
 def _named_expression(unit: Unit, diag, named: tuple[str, str | None], into: tuple[str, str | None] | None = None):
     """The expression clang's range covers, if its type is the one the message
-    names. Inside a macro's expansion the range is the whole use of the
-    macro, which every node there shares: then the value of the conversion
-    from the named type (into `into`) there, the n-th for clang's n-th
-    message at that place."""
+    names. Inside one of the project's macros every node has the place of
+    the macro's use, and ranges no longer tell nodes apart: there it is the
+    value of the conversion from the named type (into `into`) around that
+    place, the n-th for clang's n-th message there."""
+    spelling, aka = named
+    if into is not None and unit.in_project_macro(diag.location):
+        return _converted_at(unit, diag, (_bare(aka or spelling), _bare(into[1] or into[0])))
     node = unit.expression_at(diag)
     if node is None:
         return None
-    spelling, aka = named
-    if _bare(unit.strip(node).type.get_canonical().spelling) == _bare(aka or spelling):
-        return node
-    span = diagnostic_span(diag)
-    if into is None or span is None:
-        return None
-    extent = ((span.start.line, span.start.column), (span.end.line, span.end.column))
-    wanted = (_bare(aka or spelling), _bare(into[1] or into[0]))
+    return node if _bare(unit.strip(node).type.get_canonical().spelling) == _bare(aka or spelling) else None
+
+
+def _converted_at(unit: Unit, diag, types: tuple[str, str]):
+    point = diag.location
+    here = (point.line, point.column)
     candidates = []
-    for conversion in unit.conversions_spanning(diag.location, extent):
+    for extent, conversion in unit.conversions_around(point):
+        if not extent[0] <= here <= extent[1]:
+            continue
         values = [c for c in unit.children(conversion) if c.kind.is_expression()]
-        if len(values) == 1:
-            types = (values[0].type.get_canonical().spelling, conversion.type.get_canonical().spelling)
-            if tuple(map(_bare, types)) == wanted:
-                candidates.append(values[0])
-    key = ("expansion diagnostics", diag.location.line, diag.location.column, extent, wanted)
+        if len(values) != 1:
+            continue
+        converted = (values[0].type.get_canonical().spelling, conversion.type.get_canonical().spelling)
+        if tuple(map(_bare, converted)) == types:
+            candidates.append((extent, values[0]))
+    if not candidates:
+        return None
+    smallest = min(_size(extent) for extent, _ in candidates)
+    innermost = [value for extent, value in candidates if _size(extent) == smallest]
+    key = ("macro diagnostics", here, types)
     seen = unit.notes[key] = unit.notes.get(key, -1) + 1
-    return candidates[seen] if seen < len(candidates) else None
+    return innermost[min(seen, len(innermost) - 1)]
+
+
+def _size(extent: tuple[tuple[int, int], tuple[int, int]]) -> tuple[int, int]:
+    (start_line, start_column), (end_line, end_column) = extent
+    return end_line - start_line, end_column - start_column
 
 
 def _bare(spelling: str) -> str:

@@ -63,7 +63,7 @@ class Unit:
     expansions: dict[Finding, tuple[str, set[tuple[str, int, int]]]] = field(default_factory=dict)
     _macros: MacroIndex | None = None
     _parents: dict = field(default_factory=dict)  # identity -> parent cursor, per indexed top-level declaration
-    _conversions: dict = field(default_factory=dict)  # extent -> implicit conversions, per indexed declaration
+    _conversions: dict = field(default_factory=dict)  # top-level declaration -> its implicit conversions
     _indexed: set = field(default_factory=set)
 
     # ---------------------------------------------------------- asking
@@ -244,30 +244,37 @@ class Unit:
             self._parents.setdefault(key, None)
         return self._parents[key]
 
-    def conversions_spanning(self, location, extent: tuple) -> list:
-        """The implicit conversions whose extent is exactly `extent` ((line,
-        column) of its start and end), in the order they were written, in the
-        top-level declaration around `location`. Inside a macro's expansion
-        every node has the extent of the macro's use, and this is how the one
-        a diagnostic is about is found."""
-        self._index_around(location)
-        return self._conversions.get(extent, [])
+    def conversions_around(self, location) -> list[tuple[tuple, object]]:
+        """(extent, node) of every implicit conversion in the top-level
+        declaration around `location`, in the order they were written.
+        Inside a macro's expansion every node has the place of the macro's
+        use, and this is how the one a diagnostic is about is found."""
+        top = self._index_around(location)
+        return self._conversions.get(identity(top), []) if top is not None else []
 
-    def _index_around(self, location) -> None:
+    def in_project_macro(self, location) -> bool:
+        """The word at location is the name of one of the project's macros: its expansion starts there."""
+        word = self._word_at(location)
+        return bool(word) and bool(self._macro_index().get(word))
+
+    def _index_around(self, location):
+        """The top-level declaration around location, its nodes indexed (once)."""
         top = next((t for t in self.tops if _contains(t.extent, location)), None)
         if top is None or identity(top) in self._indexed:
-            return
+            return top
         self._indexed.add(identity(top))
-        parents, conversions, tu = self._parents, self._conversions, self.tu
+        parents, tu = self._parents, self.tu
+        conversions = self._conversions.setdefault(identity(top), [])
 
         def visit(cursor, parent, _data) -> int:
             cursor._tu = parent._tu = tu  # the bindings expect it on every cursor they are given
             parents[identity(cursor)] = parent
             if cursor._kind_id == IMPLICIT_KIND:
-                conversions.setdefault(_span(cursor.extent), []).append(cursor)
+                conversions.append((_span(cursor.extent), cursor))
             return 2  # CXChildVisit_Recurse
 
         self.ci.conf.lib.clang_visitChildren(top, self.ci.callbacks["cursor_visit"](visit), None)
+        return top
 
     def _remember(self, question: str, cursor, answer):
         """One answer per question and node for the whole unit: several rules

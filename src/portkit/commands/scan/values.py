@@ -18,7 +18,7 @@ bytes or fewer on the target. Rules share these; no rule file imports another.
 
 from __future__ import annotations
 
-from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.unit import Unit, identity
 
 # CXCursorKind numbers: asked of every node on a path up or down, where a
 # kind's name costs a lookup.
@@ -33,6 +33,9 @@ CSTYLE_CAST_EXPR = 117
 CALL_EXPR = 103
 CASTS = frozenset({CSTYLE_CAST_EXPR, 124, 125, 128})  # C, C++ static, reinterpret and functional casts
 FIELD_DECL = 6
+VAR_DECL = 9
+FUNCTION_DECL = 8
+COMPOUND_ASSIGNMENT = 115
 # Operations whose low N bits depend only on the low N bits of their operands.
 RING_OPERATORS = frozenset({"+", "-", "*", "&", "|", "^"})
 RING_UNARY = frozenset({"-", "~", "+"})
@@ -123,11 +126,15 @@ def _keeps_low_bits(unit: Unit, above, below) -> bool:
 
 
 def consumer(unit: Unit, node):
-    """What takes node's value, above its parentheses and implicit conversions:
-    the assignment, declaration, call or return it goes into (None at the top)."""
-    above = unit.parent(node)
-    while above is not None and above._kind_id in (PAREN_EXPR, UNEXPOSED_EXPR):
-        above = unit.parent(above)
+    """What takes node's value, above its parentheses, implicit conversions and
+    the ?: it is a branch of: the assignment, declaration, call or return it
+    goes into (None at the top)."""
+    current, above = node, unit.parent(node)
+    while above is not None and (
+        above._kind_id in (PAREN_EXPR, UNEXPOSED_EXPR)
+        or (above._kind_id == CONDITIONAL_OPERATOR and not _is_first(unit, above, current))
+    ):
+        current, above = above, unit.parent(above)
     return above
 
 
@@ -191,6 +198,8 @@ def value_range(unit: Unit, node, depth: int = 0) -> tuple[int, int] | None:
         return _within(value_range(unit, children[0], depth + 1) if len(children) == 1 else None, own)
     if kind == MEMBER_REF_EXPR:
         return _bitfield_range(unit, node, width.kind) or own
+    if kind == DECL_REF_EXPR:
+        return _within(_variable_range(unit, node, depth), own)
     if kind == BINARY_OPERATOR and len(children) == 2:
         return _binary_range(unit, unit.binary_operator(node), children, depth) or own
     if kind == CONDITIONAL_OPERATOR and len(children) == 3:
@@ -198,6 +207,59 @@ def value_range(unit: Unit, node, depth: int = 0) -> tuple[int, int] | None:
         if all(b is not None for b in branches):
             return min(b[0] for b in branches), max(b[1] for b in branches)  # type: ignore[index]
     return own
+
+
+def _variable_range(unit: Unit, reference, depth: int) -> tuple[int, int] | None:
+    """A local variable's values: those of its initialiser and of every
+    assignment to it in its function (`unsigned long size = hdr.size32;`),
+    when nothing else writes it (++, +=, its address taken)."""
+    variable = reference.referenced
+    if variable is None or variable.kind.value != VAR_DECL or depth > 8:
+        return None
+    function = variable.semantic_parent
+    if function is None or function.kind.value != FUNCTION_DECL:
+        return None  # a global: any function may write it
+    key = ("variable range", *identity(variable))
+    if key in unit.notes:
+        return unit.notes[key]
+    unit.notes[key] = None  # while it is worked out (x = x + 1): unknown
+    values = [c for c in unit.children(variable) if c.kind.is_expression()]
+    writes = _writes(unit, function, variable)
+    found: tuple[int, int] | None = None
+    if writes is not None and (values or writes):
+        ranges = [value_range(unit, v, depth + 1) for v in (*values[-1:], *writes)]
+        if all(r is not None for r in ranges):
+            found = (min(r[0] for r in ranges), max(r[1] for r in ranges))  # type: ignore[index]
+    unit.notes[key] = found
+    return found
+
+
+def _writes(unit: Unit, function, variable) -> list | None:
+    """The values assigned to a variable in its function, or None when it is
+    also written another way (++, a compound assignment, &variable)."""
+    written = []
+    target = identity(variable)
+    for node in function.walk_preorder():
+        kind = node._kind_id
+        if kind not in (BINARY_OPERATOR, COMPOUND_ASSIGNMENT, UNARY_OPERATOR):
+            continue
+        children = unit.children(node)
+        if not children or not _names_variable(unit, children[0], target):
+            continue
+        if kind == BINARY_OPERATOR:
+            if unit.binary_operator(node) == "=":
+                written.append(children[1])
+        elif kind == COMPOUND_ASSIGNMENT or unit.unary_operator(node) in ("++", "--", "&"):
+            return None
+    return written
+
+
+def _names_variable(unit: Unit, node, target: tuple) -> bool:
+    node = unit.strip(node)
+    if node._kind_id != DECL_REF_EXPR:
+        return False
+    referenced = node.referenced
+    return referenced is not None and identity(referenced) == target
 
 
 def _within(found: tuple[int, int] | None, own: tuple[int, int]) -> tuple[int, int]:
