@@ -113,6 +113,22 @@ def _libstdcxx(t: str, sysroot: Path | None) -> list[str]:
     return []
 
 
+# Where the build machine keeps headers of libraries installed for itself
+# (zlib.h, lz4.h, oniguruma.h): `clang --target=aarch64-linux-gnu` searches
+# them after the cross sysroot, so a cross build finds what the sysroot lacks there.
+BUILD_MACHINE_INCLUDE = ("/usr/local/include", "/usr/include")
+
+
+def build_machine_includes(abi: Abi, sysroot: Path | None, cxx: bool = False) -> list[str]:
+    """The build machine's include directories a cross compiler for abi
+    searches after the target's own, when no --sysroot replaces them (a
+    sysroot is the target's whole world); none that are the target's own."""
+    if sysroot is not None:
+        return []
+    own = set(system_includes(abi, sysroot, cxx))
+    return [d for d in BUILD_MACHINE_INCLUDE if d not in own and os.path.isdir(d)]
+
+
 @dataclass
 class Problem:
     file: str
@@ -125,15 +141,26 @@ class Problem:
 
 
 def parse(
-    path: str, abi: Abi, flags: list[str], sysroot: Path | None, text: str | None = None, *, bodies: bool = False
+    path: str,
+    abi: Abi,
+    flags: list[str],
+    sysroot: Path | None,
+    text: str | None = None,
+    *,
+    bodies: bool = False,
+    build_machine: bool = False,
 ):
     """Parses one file for `abi`; returns (translation unit or None, errors).
-    Function bodies are skipped unless `bodies` (declarations are all layout needs)."""
+    Function bodies are skipped unless `bodies` (declarations are all layout
+    needs). `build_machine`: search the build machine's include directories
+    after the target's, as a cross compiler does (build_machine_includes)."""
     ci = cindex()
     cxx = path.endswith((".hpp", ".hh", ".hxx", ".cpp", ".cc", ".cxx", ".c++", ".C"))
     args = ["-target", abi.clang_triple, "-nostdinc", "-ferror-limit=0"]
     for d in system_includes(abi, sysroot, cxx):
         args += ["-isystem", d]
+    for d in build_machine_includes(abi, sysroot, cxx) if build_machine else ():
+        args += ["-idirafter", d]
     if cxx:
         args += ["-x", "c++", "-std=c++20"]
     elif path.endswith(".h"):

@@ -7,14 +7,17 @@ Every translation unit is parsed once for the target ABI, in worker processes
 between the two data models (--from ILP32 --to LP64 by default: AArch32 to
 AArch64). Rules: `portkit scan --list-rules`, docs/rules.md.
 
-A file clang could not read to its end (an #include not found, as before
-./configure: nothing after it is checked) or at all is "incomplete": named
-in the report, and it fails the scan as an error would.
+Headers the target's sysroot lacks are looked for where the build machine
+keeps its own (/usr/local/include, /usr/include), after the target's, as a
+cross compiler does; the report names those it took from there. A file
+clang could not read to its end (an #include not found, as before
+./configure: nothing after it is checked; a parse error) or at all is
+"incomplete": named in the report, and the scan cannot vouch for it.
 
 exit status: 0 every file scanned completely, no finding at or above
---fail-on; 1 findings at or above --fail-on, or an incomplete file (0 for
-both with --fail-on never); 2 bad usage, or an operand that is no C or C++
-file (the report of the others stands)."""
+--fail-on; 1 findings at or above --fail-on; 2 bad usage, or an operand
+that is no C or C++ file (the report of the others stands); 3 a file could
+not be scanned completely (with --allow-incomplete: by --fail-on alone)."""
 
 from __future__ import annotations
 
@@ -71,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--to", dest="to_model", default="LP64", metavar="MODEL", help="where it moves (default LP64)")
     add_source_options(parser)
-    add_findings_options(parser, RULES)
+    add_findings_options(parser, RULES, tracks_incomplete=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     work = _jobs(found, pair, active, args.sysroot, problems, incomplete)
     with StatusLine(quiet=args.quiet) as status:
         outcomes = parse_in_workers(scan_unit, work, jobs(args), parse_timeout(args), _files_done(status, work))
-    findings, scanned = _gather(work, outcomes, problems, incomplete)
+    findings, scanned, taken = _gather(work, outcomes, problems, incomplete)
     problems[:] = dict.fromkeys(problems)  # a header's error, met through every unit that includes it, once
     for line in problems:
         warn(line)
@@ -107,11 +110,39 @@ def run(args: argparse.Namespace) -> int:
         "inputs": len(found),
         "scanned": scanned,
         "problems": refused + problems,
+        "build_machine_headers": taken,
     }
     code = finish(
         args, schema=SCHEMA, rules=RULES, findings=findings, extra=extra, text_header=header, incomplete=incomplete
     )
+    if incomplete and not args.allow_incomplete:
+        error(what_to_do(incomplete, len(found), args.compile_commands is not None))
     return Exit.USAGE if refused else code  # the report stands, but an operand was not C
+
+
+def what_to_do(incomplete: Sequence[Incomplete], inputs: int, with_database: bool) -> str:
+    """The one line that ends an incomplete scan: how many, the first and why, and the way out.
+    `scan: 1 of 2 files could not be read to the end (a.c: config.h not found), so not all
+    of it was checked: run the project's configure and pass -p BUILD_DIR ..., or -I DIR ...;
+    --allow-incomplete reports what was checked and exits by --fail-on`"""
+    first = incomplete[0]
+    why = f"{first.path}: {first.reason.split('; ')[0]}"
+    more = f", and {count(len(incomplete) - 1, 'more')}" if len(incomplete) > 1 else ""
+    head = f"scan: {len(incomplete)} of {count(inputs, 'file')} could not be read to the end ({why}{more})"
+    reasons = " ".join(item.reason for item in incomplete)
+    ways = []
+    if " not found" in reasons:
+        if not with_database:
+            ways.append("run the project's configure and pass -p BUILD_DIR (its compile_commands.json)")
+        ways.append("-I DIR for headers outside the target's sysroot")
+    elif not with_database:
+        ways.append("pass the build's -D and -I, or -p BUILD_DIR with its compile_commands.json")
+    if "the parser " in reasons:
+        ways.append("--parse-timeout S for a file that takes longer")
+    return (
+        f"{head}, so not all of it was checked: {', or '.join(ways)}; "
+        "--allow-incomplete reports what was checked and exits by --fail-on"
+    )
 
 
 def header(document: dict) -> list[str]:
@@ -120,10 +151,12 @@ def header(document: dict) -> list[str]:
     direction = f"{source['data_model']} ({source['name']}) -> {target['data_model']} ({target['name']})"
     incomplete = [Incomplete(**item) for item in document["incomplete"]]
     inputs = document["inputs"]
+    taken = document.get("build_machine_headers") or []
+    borrowed = [f"headers the target's sysroot lacks, taken from this machine: {', '.join(taken)}"] if taken else []
     if not incomplete:
-        return [f"scanned {inputs} of {count(inputs, 'file')} for {direction}", ""]
+        return [f"scanned {inputs} of {count(inputs, 'file')} for {direction}", *borrowed, ""]
     scanned = f"scanned {inputs - len(incomplete)} of {count(inputs, 'file')} completely for {direction}"
-    return [f"{scanned}; {len(incomplete)} incomplete: {listed(incomplete)}", ""]
+    return [f"{scanned}; {len(incomplete)} incomplete: {listed(incomplete)}", *borrowed, ""]
 
 
 def listed(incomplete: Sequence[Incomplete]) -> str:
@@ -155,12 +188,13 @@ def _jobs(
 
 def _gather(
     work: Sequence[ScanJob], outcomes: Sequence[Scanned | Failed], problems: list[str], incomplete: list[Incomplete]
-) -> tuple[list[Finding], int]:
+) -> tuple[list[Finding], int, list[str]]:
     """Findings of every unit, those in a shared header (or made by a shared
     macro) once; clang's errors as problems; the units not checked
-    completely, and why."""
+    completely, and why; the headers taken from the build machine."""
     seen: dict[tuple, Finding] = {}
     macros: dict[tuple, tuple[str, set]] = {}  # a finding's key -> its macro and every use that made it
+    taken: set[str] = set()
     scanned = 0
     for job, outcome in zip(work, outcomes, strict=True):
         if isinstance(outcome, Failed):
@@ -175,6 +209,7 @@ def _gather(
         if not outcome.parsed:
             continue
         scanned += 1
+        taken.update(outcome.build_machine_headers)
         for finding in outcome.findings:
             location = finding.location
             key = (finding.rule, location.path, location.line, location.column, finding.message)
@@ -185,7 +220,7 @@ def _gather(
     for key, (name, uses) in macros.items():
         finding = seen[key]
         seen[key] = replace(finding, message=f"{finding.message} ({in_macro(name, uses)})")
-    return list(seen.values()), scanned
+    return list(seen.values()), scanned, sorted(taken)
 
 
 def in_macro(name: str, uses: set[tuple[str, int, int]]) -> str:

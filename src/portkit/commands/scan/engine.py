@@ -23,7 +23,7 @@ from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
 from portkit.cparse.libclang import cindex, inclusions
-from portkit.cparse.parse import Problem, parse
+from portkit.cparse.parse import Problem, build_machine_includes, parse
 from portkit.findings.model import Finding, Incomplete, Rule
 
 RECURSE = 2  # CXChildVisit_Recurse
@@ -33,6 +33,8 @@ BREAK = 0  # CXChildVisit_Break
 QUIET = ("-Wno-everything",)
 DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
 MISSING_HEADER = re.compile(r"'(.+)' file not found")  # clang's fatal error for an #include it cannot find
+# clang's errors for a call without a declaration: PK701's finding, not a file it could not read
+IMPLICIT_MESSAGE = re.compile(r"(call to undeclared|implicit declaration of|implicitly declaring library) function")
 # A file that may hold architecture-specific code, worth a look as the source ABI sees it.
 ARCH_SPECIFIC = re.compile(
     r"\basm\b|__asm|arm_neon|arm_acle|intrin\.h|__builtin_(?:arm|aarch64|ia32|neon|mips)_|__arm_"
@@ -59,6 +61,8 @@ class Scanned:
     incomplete: Incomplete | None = None  # why the unit was not checked completely
     # findings moved to a macro's definition -> (the macro's name, the uses that made them)
     expansions: dict[Finding, tuple[str, set[tuple[str, int, int]]]] = field(default_factory=dict)
+    # headers the target's own directories lack, found where the build machine keeps its own
+    build_machine_headers: list[str] = field(default_factory=list)
 
 
 def scan_unit(job: ScanJob) -> Scanned:
@@ -66,7 +70,8 @@ def scan_unit(job: ScanJob) -> Scanned:
     checks = [c for c in CHECKS if c.rule.id in job.rules]
     warnings = sorted({option for c in checks for option in c.diagnostics})
     flags = _flags(job.flags, job.pair.target.abi.triple) + list(QUIET) + warnings
-    tu, errors = parse(str(job.path), job.pair.target.abi, flags, job.sysroot, job.text, bodies=True)
+    target = job.pair.target.abi
+    tu, errors = parse(str(job.path), target, flags, job.sysroot, job.text, bodies=True, build_machine=True)
     path = shown_path(str(job.path))
     if tu is None:
         return Scanned(errors=errors, incomplete=Incomplete(path, errors[0].message if errors else "not parsed"))
@@ -80,10 +85,18 @@ def scan_unit(job: ScanJob) -> Scanned:
         incomplete = _stopped(ci, tu, path, fatal, [c.rule for c in skipped])
     source = job.pair.source.abi
     home_flags = [*_flags(job.flags, source.triple), "-w"]
-    home = Home(ci, job.pair, lambda: parse(str(job.path), source, home_flags, job.sysroot, job.text, bodies=True)[0])
-    unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu))
+    home = Home(
+        ci,
+        job.pair,
+        lambda: parse(str(job.path), source, home_flags, job.sysroot, job.text, bodies=True, build_machine=True)[0],
+    )
+    unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu), lost_headers=fatal is not None)
     claimed = _diagnostics(unit, checks)
     errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
+    if incomplete is None and any(not IMPLICIT_MESSAGE.match(e.message) for e in errors):
+        # clang went on past an error, but what it could not read is not checked
+        first = next(e for e in errors if not IMPLICIT_MESSAGE.match(e.message))
+        incomplete = Incomplete(path, first.message, first.line if shown_path(first.file) == path else 0)
     try:
         _scan(unit, [c for c in checks if not c.at_home])
         at_home = [c for c in checks if c.at_home]
@@ -97,7 +110,17 @@ def scan_unit(job: ScanJob) -> Scanned:
         reason = f"portkit's rules failed here ({type(err).__name__}: {err})"
         errors.append(Problem(str(job.path), 0, reason))
         incomplete = incomplete or Incomplete(path, reason)
-    return Scanned(unit.findings, errors, True, incomplete, unit.expansions)
+    return Scanned(unit.findings, errors, True, incomplete, unit.expansions, _build_machine_headers(ci, tu, job))
+
+
+def _build_machine_headers(ci, tu, job: ScanJob) -> list[str]:
+    """The headers this unit took from the build machine's own directories."""
+    cxx = str(job.path).endswith((".cpp", ".cc", ".cxx", ".c++", ".C", ".hpp", ".hh", ".hxx"))
+    roots = build_machine_includes(job.pair.target.abi, job.sysroot, cxx)
+    if not roots:
+        return []
+    prefixes = tuple(root.rstrip("/") + "/" for root in roots)
+    return sorted({i.header for i in inclusions(ci, tu) if os.path.normpath(i.header).startswith(prefixes)})
 
 
 def _stopped(ci, tu, path: str, fatal: Problem, skipped: Sequence[Rule]) -> Incomplete:

@@ -34,32 +34,9 @@ def _is_va_list(t) -> bool:
 
 
 def is_implicit_call(unit: Unit, node) -> bool:
-    """A call to a function clang declared on the spot: an implicit declaration
-    stands where the function was first called, inside a function's body,
-    where no header's prototype is."""
+    """A call to a function clang declared on the spot (Unit.calls_undeclared)."""
     node = unit.strip(node)
-    if node.kind != unit.ci.CursorKind.CALL_EXPR:
-        return False
-    callee = unit.callee(node)
-    if callee is None or callee.location.file is None:
-        return False
-    where = callee.location
-    if where.is_in_system_header or callee.is_definition() or callee.spelling.startswith("__builtin"):
-        return False  # a header's prototype, a function of the file, or one of clang's builtins
-    spot = (where.file.name, where.line, where.column)
-    return any(file == spot[0] and start < spot[1:] <= end for file, start, end in _bodies(unit))
-
-
-def _bodies(unit: Unit) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
-    """(file, after the name, end) of each of the file's function definitions, worked out once."""
-    if "bodies" not in unit.notes:
-        spans = []
-        for top in unit.tops:
-            if top.kind == unit.ci.CursorKind.FUNCTION_DECL and top.is_definition() and top.location.file is not None:
-                name, end = top.location, top.extent.end
-                spans.append((name.file.name, (name.line, name.column), (end.line, end.column)))
-        unit.notes["bodies"] = spans
-    return unit.notes["bodies"]
+    return node.kind == unit.ci.CursorKind.CALL_EXPR and unit.calls_undeclared(node)
 
 
 def _named_expression(unit: Unit, diag, named: tuple[str, str | None], into: tuple[str, str | None] | None = None):

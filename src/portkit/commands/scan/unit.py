@@ -34,6 +34,7 @@ Anchor = Any
 # Nodes whose names say which line of a macro's body an expression is on.
 NAMING_KINDS = frozenset({101, 102, 103})  # CXCursor_DeclRefExpr, MemberRefExpr, CallExpr
 IMPLICIT_KIND = 100  # CXCursor_UnexposedExpr: what libclang shows an implicit conversion as
+CALL_KIND = 103  # CXCursor_CallExpr
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,9 @@ class Unit:
     findings: list[Finding] = field(default_factory=list)
     tops: list = field(default_factory=list)  # the project's own top-level declarations, as walked
     notes: dict = field(default_factory=dict)  # what several rules work out once per unit
+    # the parse stopped at a missing header: a finding that involves a call to
+    # a function clang had to declare on the spot is not reported
+    lost_headers: bool = False
     _told: set[Finding] = field(default_factory=set)
     _typedefs: dict[str, object] = field(default_factory=dict)
     _answers: dict = field(default_factory=dict)
@@ -172,6 +176,10 @@ class Unit:
         word = re.match(r"\w+", lines[location.line - 1][location.column - 1 :])  # Latin-1: a byte a column
         return word.group(0) if word else ""
 
+    def source_lines(self, path: str, first: int, last: int) -> list[str]:
+        """Lines first..last (1-based) of a file a finding is in, as shown (relative or absolute)."""
+        return self._lines(path)[first - 1 : last]
+
     def _lines(self, path: str) -> list[str]:
         """A file's lines as Latin-1 text (a byte a column, as clang counts), read once per unit."""
         lines = self.notes.get(("lines", path))
@@ -228,6 +236,30 @@ class Unit:
         """The name of the function a CALL_EXPR calls ("" for a call through a pointer)."""
         function = self.callee(call)
         return function.spelling if function is not None else ""
+
+    def calls_undeclared(self, call) -> bool:
+        """A CALL_EXPR of a function clang declared on the spot: an implicit
+        declaration stands where the function was first called, inside a
+        function's body, where no header's prototype is."""
+        callee = self.callee(call)
+        if callee is None or callee.location.file is None:
+            return False
+        where = callee.location
+        if where.is_in_system_header or callee.is_definition() or callee.spelling.startswith("__builtin"):
+            return False  # a header's prototype, a function of the file, or one of clang's builtins
+        spot = (where.file.name, where.line, where.column)
+        return any(file == spot[0] and start < spot[1:] <= end for file, start, end in self._bodies())
+
+    def _bodies(self) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
+        """(file, after the name, end) of each of the file's function definitions, worked out once."""
+        if "bodies" not in self.notes:
+            spans = []
+            for top in self.tops:
+                if top.kind == self.ci.CursorKind.FUNCTION_DECL and top.is_definition() and top.location.file:
+                    name, end = top.location, top.extent.end
+                    spans.append((name.file.name, (name.line, name.column), (end.line, end.column)))
+            self.notes["bodies"] = spans
+        return self.notes["bodies"]
 
     def arguments(self, call) -> list:
         return self._remember("arguments", call, lambda: list(call.get_arguments()))
@@ -295,6 +327,10 @@ class Unit:
         place says whether a macro's body made the finding: the conversion's
         destination, the cast, the call. When it was, the finding goes to the
         macro's definition, once for all its uses."""
+        if self.lost_headers and any(
+            n._kind_id == CALL_KIND and self.calls_undeclared(n) for n in cursor.walk_preorder()
+        ):
+            return  # what clang took for an undeclared function's int may be the missing header's doing
         extent = cursor.extent
         start, end = extent.start, extent.end
         path = start.file.name if start.file else (cursor.location.file.name if cursor.location.file else "")
