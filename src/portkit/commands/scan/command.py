@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     check_sysroot(args)
     problems: list[str] = []  # warnings: clang's errors, unreadable files
     refused: list[str] = []  # operands that are no C or C++ file: errors
-    found = units(args.inputs, args.compile_commands, given_flags(args), problems, refused)
+    found = units(args.inputs, args.compile_commands, given_flags(args), problems, refused, every_reading=True)
     require_some(found, refused + problems)
     pair = probe_pair(source, target, args.sysroot)
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
@@ -97,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         outcomes = parse_in_workers(scan_unit, work, jobs(args), parse_timeout(args), _files_done(status, work))
     findings, scanned, taken = _gather(work, outcomes, problems, incomplete)
     problems[:] = dict.fromkeys(problems)  # a header's error, met through every unit that includes it, once
+    # a file compiled several ways and incomplete in more than one is named once
+    incomplete[:] = {item.path: item for item in reversed(incomplete)}.values()
     for line in problems:
         warn(line)
     for line in refused:
@@ -107,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     incomplete.sort(key=lambda item: item.path)
     extra = {
         "models": {"from": _model_json(pair.source.abi), "to": _model_json(pair.target.abi)},
-        "inputs": len(found),
+        "inputs": len({unit.path for unit in found}),
+        "compile_commands": len(found),
         "scanned": scanned,
         "problems": refused + problems,
         "build_machine_headers": taken,
@@ -116,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         args, schema=SCHEMA, rules=RULES, findings=findings, extra=extra, text_header=header, incomplete=incomplete
     )
     if incomplete and not args.allow_incomplete:
-        error(what_to_do(incomplete, len(found), args.compile_commands is not None))
+        error(what_to_do(incomplete, extra["inputs"], args.compile_commands is not None))
     return Exit.USAGE if refused else code  # the report stands, but an operand was not C
 
 
@@ -146,16 +149,20 @@ def what_to_do(incomplete: Sequence[Incomplete], inputs: int, with_database: boo
 
 
 def header(document: dict) -> list[str]:
-    """`scanned 2 of 3 files completely for ILP32 (arm) -> LP64 (aarch64); 1 incomplete: a.c (config.h not found)`."""
+    """`scanned 2 of 3 files completely for ILP32 (arm) -> LP64 (aarch64); 1 incomplete: a.c (config.h not found)`;
+    `scanned 14 of 14 files (23 compile commands) for ...` where the build compiles files in several ways."""
     source, target = document["models"]["from"], document["models"]["to"]
     direction = f"{source['data_model']} ({source['name']}) -> {target['data_model']} ({target['name']})"
     incomplete = [Incomplete(**item) for item in document["incomplete"]]
     inputs = document["inputs"]
+    files = count(inputs, "file")
+    if document["compile_commands"] > inputs:  # files the build compiles in several ways, each scanned
+        files += f" ({document['compile_commands']} compile commands)"
     taken = document.get("build_machine_headers") or []
     borrowed = [f"headers the target's sysroot lacks, taken from this machine: {', '.join(taken)}"] if taken else []
     if not incomplete:
-        return [f"scanned {inputs} of {count(inputs, 'file')} for {direction}", *borrowed, ""]
-    scanned = f"scanned {inputs - len(incomplete)} of {count(inputs, 'file')} completely for {direction}"
+        return [f"scanned {inputs} of {files} for {direction}", *borrowed, ""]
+    scanned = f"scanned {inputs - len(incomplete)} of {files} completely for {direction}"
     return [f"{scanned}; {len(incomplete)} incomplete: {listed(incomplete)}", *borrowed, ""]
 
 
@@ -195,7 +202,7 @@ def _gather(
     seen: dict[tuple, Finding] = {}
     macros: dict[tuple, tuple[str, set]] = {}  # a finding's key -> its macro and every use that made it
     taken: set[str] = set()
-    scanned = 0
+    scanned: set[str] = set()
     for job, outcome in zip(work, outcomes, strict=True):
         if isinstance(outcome, Failed):
             problems.append(f"{job.path}: the parser {outcome.reason}")
@@ -208,7 +215,7 @@ def _gather(
             incomplete.append(outcome.incomplete)
         if not outcome.parsed:
             continue
-        scanned += 1
+        scanned.add(str(job.path))
         taken.update(outcome.build_machine_headers)
         for finding in outcome.findings:
             location = finding.location
@@ -220,7 +227,7 @@ def _gather(
     for key, (name, uses) in macros.items():
         finding = seen[key]
         seen[key] = replace(finding, message=f"{finding.message} ({in_macro(name, uses)})")
-    return list(seen.values()), scanned, sorted(taken)
+    return list(seen.values()), len(scanned), sorted(taken)
 
 
 def in_macro(name: str, uses: set[tuple[str, int, int]]) -> str:
