@@ -92,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
     pair = probe_pair(source, target, args.sysroot)
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
     incomplete: list[Incomplete] = []
-    work = _jobs(found, pair, active, args.sysroot, problems, incomplete)
+    # the longest files first: two workers then end together, not one waiting for the other
+    work = sorted(_jobs(found, pair, active, args.sysroot, problems, incomplete), key=lambda j: -len(j.text))
     with StatusLine(quiet=args.quiet) as status:
         outcomes = parse_in_workers(scan_unit, work, jobs(args), parse_timeout(args), _files_done(status, work))
     findings, scanned, taken = _gather(work, outcomes, problems, incomplete)

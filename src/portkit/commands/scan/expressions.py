@@ -5,7 +5,7 @@ Rules share these; no rule file imports another."""
 from __future__ import annotations
 
 from portkit.commands.scan.check import Check
-from portkit.commands.scan.messages import diagnostic_location, quoted_types
+from portkit.commands.scan.messages import diagnostic_location, diagnostic_span, quoted_types
 from portkit.commands.scan.unit import Unit
 from portkit.commands.scan.values import consumer, fits, low_bits_kept, value_range
 from portkit.commands.scan.widths import Width, loses_bits_only_on_target
@@ -139,9 +139,21 @@ def narrowed_product(unit: Unit, conversion) -> bool:
     if node.kind != unit.ci.CursorKind.BINARY_OPERATOR or unit.binary_operator(node) not in ("*", "<<"):
         return False
     start = node.extent.start
-    if any((f.location.line, f.location.column) == (start.line, start.column) for f in unit.findings):
-        return False  # clang reported it
+    if (start.line, start.column) in _reported_by_clang(unit):
+        return False  # clang reported it (PK301 or PK302 explains it, if anything does)
     return unit.value(node) is None and not _unchanged(unit, node, after)
+
+
+def _reported_by_clang(unit: Unit) -> set[tuple[int, int]]:
+    """Where the expressions clang's -Wshorten-64-to-32 speaks of start, found once per unit."""
+    if "narrowings reported" not in unit.notes:
+        starts = set()
+        for diag in unit.tu.diagnostics:
+            span = diagnostic_span(diag) if diag.option == "-Wshorten-64-to-32" else None
+            if span is not None:
+                starts.add((span.start.line, span.start.column))
+        unit.notes["narrowings reported"] = starts
+    return unit.notes["narrowings reported"]
 
 
 COMPOUND_ARITHMETIC = frozenset({"+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="})
@@ -193,6 +205,7 @@ def narrowing_check(rule, time: bool, message) -> Check:
     return Check(
         rule,
         nodes={"COMPOUND_ASSIGNMENT_OPERATOR": on_compound},
+        operators={"COMPOUND_ASSIGNMENT_OPERATOR": COMPOUND_ARITHMETIC},
         diagnostics={"-Wshorten-64-to-32": on_diagnostic},
         conversions=on_conversion,
     )

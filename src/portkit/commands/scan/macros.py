@@ -41,36 +41,36 @@ class Place:
     end_column: int
 
 
-def definitions(path: str, lines: Sequence[str]) -> list[Macro]:
-    """Every #define of a file, in order (a name may have several: a default
-    under #ifndef, a redefinition after #undef)."""
+DEFINES = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+
+
+def definitions(path: str, text: str) -> list[Macro]:
+    """Every #define of a file's text, in order (a name may have several: a
+    default under #ifndef, a redefinition after #undef)."""
     found: list[Macro] = []
-    number = 0
-    while number < len(lines):
-        match = DEFINE.match(lines[number])
-        start = number
-        while lines[number].rstrip().endswith("\\") and number + 1 < len(lines):
-            number += 1
-        if match:
-            found.append(Macro(match[1], path, start + 1, tuple(lines[start : number + 1])))
-        number += 1
+    for match in DEFINES.finditer(text):
+        start = match.start()
+        end = text.find("\n", start)
+        while end >= 0 and text[max(start, end - 2) : end].rstrip("\r \t").endswith("\\"):  # continued
+            end = text.find("\n", end + 1)
+        body = text[start : end if end >= 0 else len(text)]
+        found.append(Macro(match[1], path, text.count("\n", 0, start) + 1, tuple(body.splitlines())))
     return found
 
 
 class MacroIndex:
     """The project's macros, from the files it is given (read on first use)."""
 
-    def __init__(self, files: Callable[[], Iterable[tuple[str, Sequence[str]]]]) -> None:
-        self._files = files
+    def __init__(self, macros: Callable[[], Iterable[Macro]]) -> None:
+        self._read = macros
         self._macros: dict[str, list[Macro]] | None = None
 
     def get(self, name: str) -> list[Macro]:
         """The definitions of a name in the project's files (none: not one of its macros)."""
         if self._macros is None:
             self._macros = {}
-            for path, lines in self._files():
-                for macro in definitions(path, lines):
-                    self._macros.setdefault(macro.name, []).append(macro)
+            for macro in self._read():
+                self._macros.setdefault(macro.name, []).append(macro)
         return self._macros.get(name, [])
 
     def place(self, name: str, names: Sequence[str], arguments: Sequence[str] = ()) -> Place:

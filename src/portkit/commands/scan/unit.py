@@ -6,16 +6,18 @@ holds only its own logic."""
 
 from __future__ import annotations
 
+import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from portkit.commands.scan.home import Home
-from portkit.commands.scan.macros import MacroIndex, arguments_at
+from portkit.commands.scan.macros import MacroIndex, arguments_at, definitions
 from portkit.commands.scan.messages import diagnostic_span, shown_path
 from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.widths import Width, width, width_named
-from portkit.cparse.libclang import binary_operator, evaluate_int, inclusions, unary_operator
+from portkit.cparse.libclang import Quick, binary_operator, evaluate_int, inclusions, quick, unary_operator
+from portkit.cparse.walk import walk
 from portkit.findings.model import Finding, Location, Rule
 
 # C library functions whose result is a typedef that clang's own declaration of
@@ -66,18 +68,62 @@ class Unit:
     # findings a macro's body made, moved to its definition: -> (the macro's name, its uses)
     expansions: dict[Finding, tuple[str, set[tuple[str, int, int]]]] = field(default_factory=dict)
     _macros: MacroIndex | None = None
-    _parents: dict = field(default_factory=dict)  # identity -> parent cursor, per indexed top-level declaration
+    _spans: dict | None = None  # file -> (start, end, top) of each top-level declaration, by start
+    walks: list = field(default_factory=list)  # cparse.walk's Walked: the unit's, and declarations walked alone
     _conversions: dict = field(default_factory=dict)  # top-level declaration -> its implicit conversions
-    _indexed: set = field(default_factory=set)
+    _widths: dict = field(default_factory=dict)
+    _quick: Quick | None = None
 
     # ---------------------------------------------------------- asking
 
+    @property
+    def quick(self) -> Quick:
+        if self._quick is None:
+            self._quick = quick(self.ci)
+        return self._quick
+
+    def top_around(self, location):
+        """The top-level declaration whose extent holds location (None: none of the project's)."""
+        if self._spans is None:
+            spans: dict[int | None, list] = {}
+            for top in self.tops:
+                (file, *start), (_, *end) = self.quick.extent(top)
+                spans.setdefault(file, []).append((tuple(start), tuple(end), top))
+            self._spans = {file: sorted(found, key=lambda s: s[0]) for file, found in spans.items()}
+        file, line, column = self.quick.place(location)
+        found = self._spans.get(file, []) if file else []
+        here = (line, column)
+        index = bisect.bisect_right(found, here, key=lambda s: s[0])
+        for start, end, top in reversed(found[max(0, index - 4) : index]):  # declarations may nest (a struct's typedef)
+            if start <= here <= end:
+                return top
+        return None
+
     def width(self, t) -> Width:
-        return width(self.ci, self.pair, t)
+        """The Width of a type, worked out once per type of the unit (a type is
+        its kind and clang's QualType: an int written twice is one type)."""
+        key = (t._kind_id, t.data[0], t.data[1])
+        known = self._widths.get(key)
+        if known is None:
+            known = self._widths[key] = width(self.ci, self.pair, t)
+        return known
 
     def width_of(self, cursor) -> Width:
         """The width of a node's type; several rules ask of the same node, libclang once."""
-        return self._remember("width", cursor, lambda: width(self.ci, self.pair, cursor.type))
+        return self._remember("width", cursor, lambda: self.width(cursor.type))
+
+    def definitions(self, path: str) -> list:
+        """The #defines of one of the unit's files, read once."""
+        key = ("definitions", path)
+        if key not in self.notes:
+            self.notes[key] = definitions(path, self._text(path))
+        return self.notes[key]
+
+    def mentions(self, pattern: re.Pattern[str]) -> bool:
+        """Whether the unit's own text (its file and the project's headers it
+        includes) matches: a rule that needs a number written somewhere
+        (0x7FFFFFFF, 32) need not look at a file that never writes it."""
+        return any(pattern.search(self._text(path)) for path in self._own_files())
 
     def width_named(self, spelling: str, aka: str | None = None) -> Width:
         """The Width of a type as a clang message names it. A typedef name is
@@ -125,7 +171,7 @@ class Unit:
         if span is None or point.file is None:
             return None
         wanted = ((span.start.line, span.start.column), (span.end.line, span.end.column))
-        node = next((t for t in self.tops if _contains(t.extent, point)), None)
+        node = self.top_around(point)
         found = None
         while node is not None:
             inside = None
@@ -184,13 +230,19 @@ class Unit:
         """A file's lines as Latin-1 text (a byte a column, as clang counts), read once per unit."""
         lines = self.notes.get(("lines", path))
         if lines is None:
+            lines = self.notes[("lines", path)] = self._text(path).splitlines()
+        return lines
+
+    def _text(self, path: str) -> str:
+        text = self.notes.get(("text", path))
+        if text is None:
             try:
                 with open(path, "rb") as source:
-                    lines = source.read().decode("latin-1").splitlines()
+                    text = source.read().decode("latin-1")
             except OSError:
-                lines = []
-            self.notes[("lines", path)] = lines
-        return lines
+                text = ""
+            self.notes[("text", path)] = text
+        return text
 
     def value(self, cursor) -> int | None:
         """The integer an expression folds to, if it is a constant."""
@@ -242,7 +294,10 @@ class Unit:
         declaration stands where the function was first called, inside a
         function's body, where no header's prototype is."""
         callee = self.callee(call)
-        if callee is None or callee.location.file is None:
+        return callee is not None and self._remember("declared on the spot", callee, lambda: self._on_the_spot(callee))
+
+    def _on_the_spot(self, callee) -> bool:
+        if callee.location.file is None:
             return False
         where = callee.location
         if where.is_in_system_header or callee.is_definition() or callee.spelling.startswith("__builtin"):
@@ -265,16 +320,17 @@ class Unit:
         return self._remember("arguments", call, lambda: list(call.get_arguments()))
 
     def parent(self, cursor):
-        """The node a node of the project's code is part of (None above its
-        top-level declaration). The walk hands each rule a node and its
-        parent only; where a rule must look further up (what becomes of a
-        value), the nodes of that node's top-level declaration are indexed
-        once, when first asked."""
-        key = identity(cursor)
-        if key not in self._parents:
-            self._index_around(cursor.location)
-            self._parents.setdefault(key, None)
-        return self._parents[key]
+        """The node a node of the project's code is part of (the translation
+        unit's cursor above a top-level declaration; None for a node no walk
+        met). The walk knows every node's parent; a node outside it (asked
+        before the walk, or of another parse) has its top-level declaration
+        walked for it, once."""
+        for walked in self.walks:
+            found = walked.parent(cursor)
+            if found is not None:
+                return found
+        top = self._index_around(cursor.location)
+        return self.walks[-1].parent(cursor) if top is not None else None
 
     def conversions_around(self, location) -> list[tuple[tuple, object]]:
         """(extent, node) of every implicit conversion in the top-level
@@ -290,22 +346,14 @@ class Unit:
         return bool(word) and bool(self._macro_index().get(word))
 
     def _index_around(self, location):
-        """The top-level declaration around location, its nodes indexed (once)."""
-        top = next((t for t in self.tops if _contains(t.extent, location)), None)
-        if top is None or identity(top) in self._indexed:
+        """The top-level declaration around location, walked (once) for its
+        nodes' parents and its implicit conversions."""
+        top = self.top_around(location)
+        if top is None or identity(top) in self._conversions:
             return top
-        self._indexed.add(identity(top))
-        parents, tu = self._parents, self.tu
-        conversions = self._conversions.setdefault(identity(top), [])
-
-        def visit(cursor, parent, _data) -> int:
-            cursor._tu = parent._tu = tu  # the bindings expect it on every cursor they are given
-            parents[identity(cursor)] = parent
-            if cursor._kind_id == IMPLICIT_KIND:
-                conversions.append((_span(cursor.extent), cursor))
-            return 2  # CXChildVisit_Recurse
-
-        self.ci.conf.lib.clang_visitChildren(top, self.ci.callbacks["cursor_visit"](visit), None)
+        walked = walk(self.ci, self.tu, [top], kinds=[IMPLICIT_KIND])
+        self.walks.append(walked)
+        self._conversions[identity(top)] = [(_span(node.extent), node) for _, node, _, _ in walked.selected]
         return top
 
     def _remember(self, question: str, cursor, answer):
@@ -368,19 +416,30 @@ class Unit:
 
     def _macro_index(self) -> MacroIndex:
         if self._macros is None:
-            self._macros = MacroIndex(lambda: ((shown_path(p), self._lines(p)) for p in self._own_files()))
+            self._macros = MacroIndex(
+                lambda: (replace(m, path=shown_path(m.path)) for p in self._own_files() for m in self.definitions(p))
+            )
         return self._macros
+
+    def inclusions(self) -> list:
+        """The unit's #includes (cparse.libclang.inclusions), read once."""
+        if "inclusions" not in self.notes:
+            self.notes["inclusions"] = inclusions(self.ci, self.tu)
+        return self.notes["inclusions"]
 
     def _own_files(self) -> list[str]:
         """The unit's file and the project's headers it includes (not the system's)."""
+        if "own files" in self.notes:
+            return self.notes["own files"]
         files = {self.tu.spelling: None}
-        for inclusion in inclusions(self.ci, self.tu):
+        for inclusion in self.inclusions():
             if inclusion.system:
                 continue
             header = self.tu.get_file(inclusion.header)
             if not self.ci.SourceLocation.from_position(self.tu, header, 1, 1).is_in_system_header:
                 files.setdefault(inclusion.header, None)
-        return list(files)
+        self.notes["own files"] = list(files)
+        return self.notes["own files"]
 
 
 def _names(node) -> list[str]:
@@ -409,10 +468,3 @@ def bare(spelling: str) -> str:
 
 def _span(extent) -> tuple[tuple[int, int], tuple[int, int]]:
     return (extent.start.line, extent.start.column), (extent.end.line, extent.end.column)
-
-
-def _contains(extent, location) -> bool:
-    start, end = extent.start, extent.end
-    if start.file is None or location.file is None or start.file.name != location.file.name:
-        return False
-    return (start.line, start.column) <= (location.line, location.column) <= (end.line, end.column)

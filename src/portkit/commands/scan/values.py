@@ -237,29 +237,53 @@ def _variable_range(unit: Unit, reference, depth: int) -> tuple[int, int] | None
 def _writes(unit: Unit, function, variable) -> list | None:
     """The values assigned to a variable in its function, or None when it is
     also written another way (++, a compound assignment, &variable)."""
-    written = []
-    target = identity(variable)
-    for node in function.walk_preorder():
+    return _function_writes(unit, function).get(identity(variable), [])
+
+
+def _function_writes(unit: Unit, function) -> dict[tuple, list | None]:
+    """Every local variable a function writes: its identity -> the values
+    assigned to it, or None where it is written another way. One pass over
+    the function (in libclang's visitor, asking only about operators) for
+    all its variables."""
+    key = ("writes", *identity(function))
+    if key in unit.notes:
+        return unit.notes[key]
+    writes: dict[tuple, list | None] = {}
+    operators = []
+
+    def visit(cursor, _parent, _data) -> int:
+        if cursor._kind_id in (BINARY_OPERATOR, COMPOUND_ASSIGNMENT, UNARY_OPERATOR):
+            cursor._tu = unit.tu
+            operators.append(cursor)
+        return 2  # CXChildVisit_Recurse
+
+    unit.ci.conf.lib.clang_visitChildren(function, unit.ci.callbacks["cursor_visit"](visit), None)
+    for node in operators:
         kind = node._kind_id
-        if kind not in (BINARY_OPERATOR, COMPOUND_ASSIGNMENT, UNARY_OPERATOR):
+        if kind == BINARY_OPERATOR and unit.binary_operator(node) != "=":
+            continue
+        if kind == UNARY_OPERATOR and unit.unary_operator(node) not in ("++", "--", "&"):
             continue
         children = unit.children(node)
-        if not children or not _names_variable(unit, children[0], target):
+        target = _variable_named(unit, children[0]) if children else None
+        if target is None:
             continue
-        if kind == BINARY_OPERATOR:
-            if unit.binary_operator(node) == "=":
-                written.append(children[1])
-        elif kind == COMPOUND_ASSIGNMENT or unit.unary_operator(node) in ("++", "--", "&"):
-            return None
-    return written
+        if kind == BINARY_OPERATOR and len(children) == 2:
+            known = writes.setdefault(target, [])
+            if known is not None:
+                known.append(children[1])
+        else:
+            writes[target] = None
+    unit.notes[key] = writes
+    return writes
 
 
-def _names_variable(unit: Unit, node, target: tuple) -> bool:
+def _variable_named(unit: Unit, node) -> tuple | None:
     node = unit.strip(node)
     if node._kind_id != DECL_REF_EXPR:
-        return False
+        return None
     referenced = node.referenced
-    return referenced is not None and identity(referenced) == target
+    return identity(referenced) if referenced is not None else None
 
 
 def _within(found: tuple[int, int] | None, own: tuple[int, int]) -> tuple[int, int]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Unit
 from portkit.commands.scan.values import fits, narrowed_back, value_range
@@ -69,7 +71,9 @@ def _report(unit: Unit, node, limit: int, value, anchor=None) -> None:
 
 # Masks, equality and assignment: a relational comparison (n > 0x7FFFFFFF) is
 # usually the range check before a narrowing, which is right.
-OPERATORS = frozenset({"&", "|", "^", "==", "!=", "=", "&=", "|=", "^="})
+BINARY = frozenset({"&", "|", "^", "==", "!=", "="})
+COMPOUND = frozenset({"&=", "|=", "^="})
+OPERATORS = BINARY | COMPOUND
 
 
 def on_binary(unit: Unit, node, _parent) -> None:
@@ -115,7 +119,18 @@ def on_variable(unit: Unit, variable, _parent) -> None:
         _report(unit, children[-1], limit, value)
 
 
+# How the limits are written: in hex (leading zeros, any case, suffixes), in
+# decimal, or as a cast of -1 or ~0 ((unsigned)-1); a file that writes none of
+# them (in its own text or its project's headers) has none to find.
+WRITTEN = re.compile(
+    r"0[xX]0*(?:7[fF]{7}|80{7}|[fF]{8})(?![0-9a-fA-F])"  # hex
+    r"|\b(?:214748364[78]|4294967295)\b"  # decimal
+    r"|\)\s*(?:-\s*1|~\s*0)\b"  # (unsigned)-1
+)
+
 CHECK = Check(
     RULE,
+    applies=lambda unit: unit.mentions(WRITTEN),
     nodes={"BINARY_OPERATOR": on_binary, "COMPOUND_ASSIGNMENT_OPERATOR": on_binary, "VAR_DECL": on_variable},
+    operators={"BINARY_OPERATOR": BINARY, "COMPOUND_ASSIGNMENT_OPERATOR": COMPOUND},
 )

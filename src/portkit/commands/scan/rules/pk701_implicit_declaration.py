@@ -62,8 +62,16 @@ def on_diagnostic(unit: Unit, diag) -> None:
     which on_call and on_conversion do at each call (clang says it once)."""
 
 
+def implicit_declarations(unit: Unit) -> bool:
+    """clang declared a function on the spot somewhere in the unit (it says so, in C and C++)."""
+    return any(diag.option == OPTION for diag in unit.tu.diagnostics)
+
+
+OPTION = "-Wimplicit-function-declaration"
+
 CHECK = Check(
     RULE,
+    applies=implicit_declarations,
     nodes={"CALL_EXPR": on_call},
     diagnostics={"-Wimplicit-function-declaration": on_diagnostic},
     conversions=on_conversion,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.expressions import CASTS, is_va_arg
 from portkit.commands.scan.unit import Conversion, Unit, identity
@@ -26,6 +28,9 @@ RULE = Rule(
     right="char *name = va_arg(ap, char *);\nlong count = va_arg(ap, long);",
     fix="Read each variadic argument with va_arg of the type the caller passes (a pointer type, long, size_t).",
 )
+
+
+VA_ARG = re.compile(r"\bva_arg\b")  # every read this rule judges is one
 
 
 def on_conversion(unit: Unit, conversion: Conversion) -> None:
@@ -86,6 +91,7 @@ def against_callers(unit: Unit) -> None:
 
 CHECK = Check(
     RULE,
+    applies=lambda unit: unit.mentions(VA_ARG),
     nodes={**dict.fromkeys(CASTS, on_cast), "CALL_EXPR": note_call},
     conversions=on_conversion,
     whole=against_callers,
