@@ -26,6 +26,7 @@
  *                  value of an implicit conversion asked for, whose cursor
  *                  is its parent), one CXBinaryOperatorKind byte each (0: none)
  *   Walk.parent(cursor) -> bytes | None          a walked node's parent
+ *   children(library, cursor) -> bytes            a node's children, CXCursors one after another
  *
  * Nodes are told apart as Python's scan does (unit.identity): an expression
  * or statement by its kind and clang node (data[1]), anything else by all of
@@ -441,7 +442,52 @@ out:
     return result;
 }
 
+typedef struct {
+    Cursor *cursors;
+    size_t count, capacity;
+    int failed;
+} Children;
+
+static int collect(Cursor c, Cursor parent, void *data)
+{
+    (void)parent;
+    Children *found = data;
+    if (found->count == found->capacity) {
+        size_t capacity = found->capacity ? 2 * found->capacity : 16;
+        Cursor *cursors = realloc(found->cursors, capacity * sizeof *cursors);
+        if (!cursors) {
+            found->failed = 1;
+            return 0; /* CXChildVisit_Break */
+        }
+        found->cursors = cursors;
+        found->capacity = capacity;
+    }
+    found->cursors[found->count++] = c;
+    return 1; /* CXChildVisit_Continue: the children only, not theirs */
+}
+
+/* children(library, cursor): the bindings' get_children() calls back into
+ * Python for every child; rules ask it of most nodes they look at. */
+static PyObject *py_children(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *cursor_obj;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
+        cursor_from(cursor_obj, &c, "cursor") != 0)
+        return NULL;
+    Children found = {NULL, 0, 0, 0};
+    clang.visit_children(c, collect, &found);
+    PyObject *result = found.failed ? PyErr_NoMemory()
+                                    : PyBytes_FromStringAndSize((const char *)found.cursors,
+                                                                (Py_ssize_t)(found.count * sizeof(Cursor)));
+    free(found.cursors);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"children", py_children, METH_VARARGS, "children(library, cursor) -> bytes: a node's children"},
     {"walk", py_walk, METH_VARARGS,
      "walk(library, tu, tops, kinds, operators, conversions) -> Walk: the nodes the rules asked for"},
     {NULL, NULL, 0, NULL},

@@ -45,6 +45,19 @@ class Walked:
         return cursor
 
 
+def children(ci, cursor) -> list:
+    """A node's children, as cursor.get_children() gives them, found in C."""
+    found = _clangwalk.children(ci.conf.lib._name, bytes(cursor))
+    size = _clangwalk.CURSOR_BYTES
+    tu = cursor._tu
+    out = []
+    for offset in range(0, len(found), size):
+        child = ci.Cursor.from_buffer_copy(found, offset)
+        child._tu = tu
+        out.append(child)
+    return out
+
+
 def walk(
     ci,
     tu,

@@ -2,9 +2,9 @@
 ABI with the clang warnings the rules explain, then walk the project's own
 code once, handing each node to the rules that asked for its kind.
 
-The walk is one clang_visitChildren per top-level declaration with a single
-callback (the bindings' get_children() would build a list per node, about
-2.5 times slower), and a rule sees only the nodes it asked for.
+The walk runs in C (cparse.walk): a Python callback for each of a file's
+nodes cost as much as clang's parse, and a rule sees only the nodes it
+asked for; then clang's diagnostics go to the rules that explain them.
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
 from portkit.cparse.libclang import cindex, inclusions, quick
 from portkit.cparse.parse import Problem, build_machine_includes, parse
-from portkit.cparse.walk import CONVERSION, KIND
+from portkit.cparse.walk import CONVERSION, KIND, children
 from portkit.cparse.walk import walk as cwalk
 from portkit.findings.model import Finding, Incomplete, Rule
 
+PREPROCESSING = 500  # CXCursor_FirstPreprocessing: no declaration from here on
 OPERATOR_KINDS = ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR")  # handlers of these may name their operators
 # Warnings the rules do not ask for stay off: -Wno-everything, then the ones they do.
 QUIET = ("-Wno-everything",)
@@ -71,7 +72,9 @@ def scan_unit(job: ScanJob) -> Scanned:
     warnings = sorted({option for c in checks for option in c.diagnostics})
     flags = _flags(job.flags, job.pair.target.abi.triple) + list(QUIET) + warnings
     target = job.pair.target.abi
-    tu, errors = parse(str(job.path), target, flags, job.sysroot, job.text, bodies=True, build_machine=True)
+    tu, errors = parse(
+        str(job.path), target, flags, job.sysroot, job.text, bodies=True, build_machine=True, preprocessor_record=True
+    )
     path = shown_path(str(job.path))
     if tu is None:
         return Scanned(errors=errors, incomplete=Incomplete(path, errors[0].message if errors else "not parsed"))
@@ -246,7 +249,9 @@ def own_declarations(tu) -> list:
     """The top-level declarations of the project's own files, not of system headers."""
     in_system_header = quick(cindex()).in_system_header
     own = []
-    for top in tu.cursor.get_children():
+    for top in children(cindex(), tu.cursor):
+        if top._kind_id >= PREPROCESSING:
+            continue  # the preprocessor's record: macros' definitions and uses, #includes
         if not in_system_header(top) and top.location.file is not None:  # the cheaper question first
             own.append(top)
     return own
