@@ -156,6 +156,35 @@ def evaluate_int(ci, cursor) -> int | None:
         ci.conf.lib.clang_EvalResult_dispose(result)
 
 
+class _SourceRangeList(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.c_void_p)]
+
+
+def skipped_lines(ci, tu, path: str) -> list[tuple[int, int]]:
+    """The regions of a file the preprocessor left out (#if 0, the other
+    branch of an #ifdef), as (first, last) lines; the translation unit must
+    be parsed with parse(..., preprocessor_record=True), else none are known."""
+    lib = ci.conf.lib
+    if not getattr(ci, "_portkit_skipped_declared", False):
+        lib.clang_getSkippedRanges.argtypes = [ci.TranslationUnit, ci.File]
+        lib.clang_getSkippedRanges.restype = ctypes.POINTER(_SourceRangeList)
+        lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_SourceRangeList)]
+        lib.clang_disposeSourceRangeList.restype = None
+        ci._portkit_skipped_declared = True
+    try:
+        file = tu.get_file(path)
+    except Exception:  # a file the unit never read
+        return []
+    found = lib.clang_getSkippedRanges(tu, file)
+    if not found:
+        return []
+    try:
+        ranges = ctypes.cast(found.contents.ranges, ctypes.POINTER(ci.SourceRange))
+        return [(ranges[i].start.line, ranges[i].end.line) for i in range(found.contents.count)]
+    finally:
+        lib.clang_disposeSourceRangeList(found)
+
+
 @dataclass(frozen=True)
 class Inclusion:
     """One #include: where it stands and the file it brings in."""

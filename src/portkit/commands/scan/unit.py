@@ -16,8 +16,16 @@ from portkit.commands.scan.macros import MacroIndex, arguments_at, definitions
 from portkit.commands.scan.messages import diagnostic_span, shown_path
 from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.widths import Width, width, width_named
-from portkit.cparse.libclang import Quick, binary_operator, evaluate_int, inclusions, quick, unary_operator
-from portkit.cparse.walk import walk
+from portkit.cparse.libclang import (
+    Quick,
+    binary_operator,
+    evaluate_int,
+    inclusions,
+    quick,
+    skipped_lines,
+    unary_operator,
+)
+from portkit.cparse.walk import children, walk
 from portkit.findings.model import Finding, Location, Rule
 
 # C library functions whose result is a typedef that clang's own declaration of
@@ -113,10 +121,14 @@ class Unit:
         return self._remember("width", cursor, lambda: self.width(cursor.type))
 
     def definitions(self, path: str) -> list:
-        """The #defines of one of the unit's files, read once."""
+        """The #defines of one of the unit's files that the preprocessor saw
+        (not those in a region an #if left out), read once."""
         key = ("definitions", path)
         if key not in self.notes:
-            self.notes[key] = definitions(path, self._text(path))
+            left_out = skipped_lines(self.ci, self.tu, path)
+            self.notes[key] = [
+                m for m in definitions(path, self._text(path)) if not any(a <= m.line <= b for a, b in left_out)
+            ]
         return self.notes[key]
 
     def mentions(self, pattern: re.Pattern[str]) -> bool:
@@ -175,7 +187,7 @@ class Unit:
         found = None
         while node is not None:
             inside = None
-            for child in node.get_children():
+            for child in self.children(node):
                 extent = _span(child.extent)
                 if extent == wanted:
                     found = inside = child
@@ -204,7 +216,7 @@ class Unit:
     def _typedef(self, name: str):
         if not self._typedefs:  # indexed once, the first time a name is asked
             kind = self.ci.CursorKind.TYPEDEF_DECL
-            self._typedefs.update((c.spelling, c) for c in self.tu.cursor.get_children() if c.kind == kind)
+            self._typedefs.update((c.spelling, c) for c in children(self.ci, self.tu.cursor) if c.kind == kind)
             self._typedefs.setdefault("", None)
         return self._typedefs.get(name)
 
@@ -256,7 +268,7 @@ class Unit:
         return unary_operator(self.ci, cursor)
 
     def children(self, cursor) -> list:
-        return self._remember("children", cursor, lambda: list(cursor.get_children()))
+        return self._remember("children", cursor, lambda: children(self.ci, cursor))
 
     def strip(self, cursor):
         """The expression under implicit conversions and parentheses."""
@@ -267,7 +279,7 @@ class Unit:
         (va_arg, say, which libclang shows the same way) and stays."""
         kinds = (self.ci.CursorKind.UNEXPOSED_EXPR, self.ci.CursorKind.PAREN_EXPR)
         while cursor.kind in kinds:
-            inner = next(iter(cursor.get_children()), None)
+            inner = next(iter(self.children(cursor)), None)
             if inner is None:
                 break
             if cursor.kind == self.ci.CursorKind.UNEXPOSED_EXPR and inner.extent != cursor.extent:
@@ -394,6 +406,8 @@ class Unit:
             location, macro, use = moved
         finding = Finding(rule.id, rule.severity, location, message, fix or rule.fix, self.pair.labels)
         if moved is not None:
+            # one finding per rule and place in the macro, whatever the types each use brings
+            finding = next((f for f in self.expansions if f.rule == rule.id and f.location == location), finding)
             self.expansions.setdefault(finding, (macro, set()))[1].add(use)
         if finding not in self._told:  # a typedef'd record is visited as itself and inside its typedef
             self._told.add(finding)
