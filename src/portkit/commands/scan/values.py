@@ -18,6 +18,7 @@ bytes or fewer on the target. Rules share these; no rule file imports another.
 
 from __future__ import annotations
 
+from portkit.commands.scan.guards import bound_by, guarded
 from portkit.commands.scan.unit import Unit, identity
 
 # CXCursorKind numbers: asked of every node on a path up or down, where a
@@ -197,16 +198,30 @@ def value_range(unit: Unit, node, depth: int = 0) -> tuple[int, int] | None:
         # a conversion: the value itself where it fits, else the type wraps it
         return _within(value_range(unit, children[0], depth + 1) if len(children) == 1 else None, own)
     if kind == MEMBER_REF_EXPR:
-        return _bitfield_range(unit, node, width.kind) or own
+        return _narrowed(_bitfield_range(unit, node, width.kind) or own, guarded(unit, node))
     if kind == DECL_REF_EXPR:
-        return _within(_variable_range(unit, node, depth), own)
+        return _narrowed(_within(_variable_range(unit, node, depth), own), guarded(unit, node))
     if kind == BINARY_OPERATOR and len(children) == 2:
         return _binary_range(unit, unit.binary_operator(node), children, depth) or own
     if kind == CONDITIONAL_OPERATOR and len(children) == 3:
-        branches = [value_range(unit, c, depth + 1) for c in children[1:]]
-        if all(b is not None for b in branches):
-            return min(b[0] for b in branches), max(b[1] for b in branches)  # type: ignore[index]
+        condition, *branches = children
+        ranges = []
+        for taken, branch in zip((True, False), branches, strict=True):
+            found = value_range(unit, branch, depth + 1)
+            # len > INT_MAX ? INT_MAX : len: the branch that is the compared value is bounded by the comparison
+            ranges.append(_narrowed(found, bound_by(unit, condition, branch, holds=taken)) if found else None)
+        if all(r is not None for r in ranges):
+            return min(r[0] for r in ranges), max(r[1] for r in ranges)  # type: ignore[index]
     return own
+
+
+def _narrowed(found: tuple[int, int] | None, bounds: tuple[int | None, int | None] | None) -> tuple[int, int] | None:
+    """found within what a comparison allows (bounds: least and greatest, None: no bound there)."""
+    if found is None or bounds is None:
+        return found
+    low = max(found[0], bounds[0]) if bounds[0] is not None else found[0]
+    high = min(found[1], bounds[1]) if bounds[1] is not None else found[1]
+    return (low, high) if low <= high else found
 
 
 def _variable_range(unit: Unit, reference, depth: int) -> tuple[int, int] | None:
