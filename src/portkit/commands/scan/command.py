@@ -22,10 +22,13 @@ import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from portkit.commands.scan.engine import ScanJob, Scanned, scan_unit
+from portkit.commands.scan.cache import cache_from, scan_jobs
+from portkit.commands.scan.changed import changes_header, changes_since
+from portkit.commands.scan.engine import ScanJob, Scanned
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
 from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, resolve_abi
+from portkit.commands.scan.options import add_rescan_options
 from portkit.commands.scan.rules import RULES
 from portkit.core.command import add_command
 from portkit.core.errors import BadInput, Exit
@@ -33,7 +36,6 @@ from portkit.core.output import count, error, warn
 from portkit.core.progress import StatusLine
 from portkit.core.workers import Failed
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
-from portkit.cparse.parse import parse_in_workers
 from portkit.cparse.source import read_source
 from portkit.findings.model import Finding, Incomplete
 from portkit.findings.report import add_findings_options, check_findings_options, finish
@@ -70,6 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--to", dest="to_model", default="LP64", metavar="MODEL", help="where it moves (default LP64)")
     add_source_options(parser)
+    add_rescan_options(parser)
     add_findings_options(parser, RULES)
 
 
@@ -81,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if source.name == target.name and source.flags == target.flags:
         raise BadInput(f"--from and --to are the same ABI ({source.name}): nothing can change between them")
     check_sysroot(args)
+    changes = changes_since(args.changed_since) if args.changed_since is not None else None
     problems: list[str] = []  # warnings: clang's errors, unreadable files
     refused: list[str] = []  # operands that are no C or C++ file: errors
     found = units(args.inputs, args.compile_commands, given_flags(args), problems, refused)
@@ -88,10 +92,13 @@ def run(args: argparse.Namespace) -> int:
     pair = probe_pair(source, target, args.sysroot)
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
     incomplete: list[Incomplete] = []
+    cache = cache_from(args, problems)
     work = _jobs(found, pair, active, args.sysroot, problems, incomplete)
     with StatusLine(quiet=args.quiet) as status:
-        outcomes = parse_in_workers(scan_unit, work, jobs(args), parse_timeout(args), _files_done(status, work))
-    findings, scanned = _gather(work, outcomes, problems, incomplete)
+        outcomes = scan_jobs(work, cache, jobs(args), parse_timeout(args), _files_done(status, work))
+    findings, scanned = _gather(work, outcomes.results, problems, incomplete)
+    if cache is not None and cache.unwritable:
+        problems.append(cache.unwritable)
     problems[:] = dict.fromkeys(problems)  # a header's error, met through every unit that includes it, once
     for line in problems:
         warn(line)
@@ -107,8 +114,22 @@ def run(args: argparse.Namespace) -> int:
         "scanned": scanned,
         "problems": refused + problems,
     }
+    if cache is not None:
+        extra["cache"] = cache.to_json()
+    shown_header = header
+    if changes is not None:
+        affected = changes.affected(outcomes.headers_of)
+        findings, incomplete = changes.keep(findings, incomplete, affected)
+        extra["changed_since"] = changes.to_json(affected)
+        shown_header = changes_header(header)
     code = finish(
-        args, schema=SCHEMA, rules=RULES, findings=findings, extra=extra, text_header=header, incomplete=incomplete
+        args,
+        schema=SCHEMA,
+        rules=RULES,
+        findings=findings,
+        extra=extra,
+        text_header=shown_header,
+        incomplete=incomplete,
     )
     return Exit.USAGE if refused else code  # the report stands, but an operand was not C
 
