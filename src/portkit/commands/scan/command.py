@@ -25,14 +25,15 @@ from pathlib import Path
 from portkit.commands.scan.cache import cache_from, scan_jobs
 from portkit.commands.scan.changed import changes_header, changes_since
 from portkit.commands.scan.engine import ScanJob, Scanned
+from portkit.commands.scan.fix import plan_fixes, unified_diff, write_fixes
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
 from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, resolve_abi
-from portkit.commands.scan.options import add_rescan_options
+from portkit.commands.scan.options import add_fix_options, add_rescan_options
 from portkit.commands.scan.rules import RULES
 from portkit.core.command import add_command
 from portkit.core.errors import BadInput, Exit
-from portkit.core.output import count, error, warn
+from portkit.core.output import count, deliver, error, tell, warn
 from portkit.core.progress import StatusLine
 from portkit.core.workers import Failed
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
@@ -41,6 +42,8 @@ from portkit.findings.model import Finding, Incomplete
 from portkit.findings.report import add_findings_options, check_findings_options, finish
 from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.selection import active_rules
+from portkit.findings.sources import SourceFiles
+from portkit.findings.triage import triage
 
 SCHEMA = "portkit.scan/1"
 ERRORS_SHOWN = 3  # clang errors per file; the rest are counted
@@ -73,6 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--to", dest="to_model", default="LP64", metavar="MODEL", help="where it moves (default LP64)")
     add_source_options(parser)
     add_rescan_options(parser)
+    add_fix_options(parser)
     add_findings_options(parser, RULES)
 
 
@@ -100,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     if cache is not None and cache.unwritable:
         problems.append(cache.unwritable)
     problems[:] = dict.fromkeys(problems)  # a header's error, met through every unit that includes it, once
-    for line in problems:
+    for line in problems if args.fixes is None else ():  # after --fix, the first scan said them
         warn(line)
     for line in refused:
         error(line)
@@ -116,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
     }
     if cache is not None:
         extra["cache"] = cache.to_json()
+    if args.fix or args.diff:
+        return _fix(args, work, findings)
+    if args.fixes is not None:
+        extra["fixes"] = args.fixes
     shown_header = header
     if changes is not None:
         affected = changes.affected(outcomes.headers_of)
@@ -132,6 +140,32 @@ def run(args: argparse.Namespace) -> int:
         incomplete=incomplete,
     )
     return Exit.USAGE if refused else code  # the report stands, but an operand was not C
+
+
+def _fix(args: argparse.Namespace, work: Sequence[ScanJob], findings: list[Finding]) -> int:
+    """--diff: the checked fixes as a diff, on stdout or -o. --fix: the files
+    rewritten, then the scan again, reporting what is left (fixed files have
+    moved lines; the cache makes the rest cheap)."""
+    shown = triage(
+        findings,
+        RULES,
+        select=args.select,
+        ignore=args.ignore,
+        baseline=args.baseline,
+        sources=SourceFiles(),
+        cwd=Path.cwd(),
+    ).shown
+    with StatusLine(quiet=args.quiet) as status:
+        status.show(f"scan: checking the fixes of {count(len(shown), 'finding')}", now=True)
+        fixes = plan_fixes(work, [s.finding for s in shown], jobs(args), parse_timeout(args))
+    if args.diff:
+        deliver(unified_diff(fixes), args.output)
+        tell("note", fixes.summary(wrote=False))
+        return Exit.OK
+    write_fixes(fixes)
+    tell("note", fixes.summary(wrote=True))
+    args.fix, args.fixes = False, fixes.to_json()
+    return run(args)
 
 
 def header(document: dict) -> list[str]:

@@ -82,6 +82,8 @@ def scan_unit(job: ScanJob) -> Scanned:
     home_flags = [*_flags(job.flags, source.triple), "-w"]
     home = Home(ci, job.pair, lambda: parse(str(job.path), source, home_flags, job.sysroot, job.text, bodies=True)[0])
     unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu))
+    # The text parsed, not the disk's (they differ while --fix checks a fix), for what rules read of it.
+    unit.notes[("lines", str(job.path))] = job.text.encode("utf-8", "surrogatepass").decode("latin-1").splitlines()
     claimed = _diagnostics(unit, checks)
     errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
     try:

@@ -25,3 +25,17 @@ def add_rescan_options(parser: argparse.ArgumentParser) -> None:
         help="show only findings in files changed since the git revision REV (as git diff names them), "
         "and in files whose included headers changed: a pull request's",
     )
+
+
+def add_fix_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("fixing")
+    how = group.add_mutually_exclusive_group()
+    how.add_argument(
+        "--fix",
+        action="store_true",
+        help="rewrite the files with the fixes that are mechanical (format length modifiers and PRI* macros, "
+        "(intptr_t) casts, sizeof for a literal 4, UINT32_MAX), each checked to compile for both ABIs and "
+        "to end its finding; then report what is left",
+    )
+    how.add_argument("--diff", action="store_true", help="print those fixes as a unified diff; write no file")
+    parser.set_defaults(fixes=None)  # what --fix did, for the report that follows it
