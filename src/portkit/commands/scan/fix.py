@@ -19,6 +19,7 @@ An #include a fix needs (<stdint.h>, <inttypes.h>) is added once.
 
 from __future__ import annotations
 
+import ctypes
 import difflib
 import re
 from collections import Counter
@@ -236,10 +237,14 @@ class Planner:
         )
         if diag is None:
             raise CannotFix("clang's format check no longer points here")
+        if any(_from_macro(self.ci, r.start) for r in diag.ranges) or _from_macro(self.ci, diag.location):
+            raise CannotFix("written in a macro definition, whose other uses may differ")
         span = diagnostic_span(diag)
         directive = next((r for r in diag.ranges if span is None or _offsets(r) != _offsets(span)), None)
         if directive is None or not self._in_this_file(directive):
             raise CannotFix("the format string is not written here")
+        if self._in_macro_definition(directive.start.line):
+            raise CannotFix("written in a macro definition, whose other uses may differ")
         start, end = _offsets(directive)
         spec = (SCANF_SPEC if scanf else PRINTF_SPEC).fullmatch(self.data[start:end])
         if spec is None:
@@ -396,6 +401,8 @@ class Planner:
         if not (inner.integer and inner.source == inner.target == 4):
             raise CannotFix("whether 32 bits or all of the value is meant cannot be told here")
         start, end = _offsets(constant.extent)
+        if not re.fullmatch(rb"(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*", self.data[start:end]):
+            raise CannotFix("the limit is not written here as a number (a macro?)")
         return Planned(finding, (Edit(start, end, MASK_NAMES[value].encode()),), self._needs("stdint.h"))
 
     # ------------------------------------------------------------ shared
@@ -465,6 +472,16 @@ def _element_type(ci, t) -> str | None:
     pointee = t.get_pointee() if t.kind == ci.TypeKind.POINTER else canonical.get_pointee()
     spelling = pointee.spelling
     return None if not spelling or spelling == "void" or "(" in spelling else spelling
+
+
+def _from_macro(ci, location) -> bool:
+    """The location is a macro's expansion: its text is written elsewhere (the #define)."""
+    spelling = ci.conf.lib.clang_getSpellingLocation
+    spelling.argtypes = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p)] + [ctypes.POINTER(ctypes.c_uint)] * 3
+    spelling.restype = None
+    file, line, column, offset = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    spelling(location, ctypes.byref(file), ctypes.byref(line), ctypes.byref(column), ctypes.byref(offset))
+    return offset.value != location.offset
 
 
 def _offsets(extent) -> tuple[int, int]:
