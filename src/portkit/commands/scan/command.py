@@ -7,6 +7,13 @@ Every translation unit is parsed once for the target ABI, in worker processes
 between the two data models (--from ILP32 --to LP64 by default: AArch32 to
 AArch64). Rules: `portkit scan --list-rules`, docs/rules.md.
 
+Each file's findings are kept in a cache (beside -p's database, else in
+~/.cache/portkit/scan) and reused while the file, its flags and every header
+it includes are unchanged: a rescan after a one-file change parses one file.
+--fix and --diff apply the fixes that are mechanical (format directives,
+(intptr_t) casts, sizeof for a literal 4, UINT32_MAX), each one kept only if
+the fixed file still compiles for both ABIs and no longer has the finding.
+
 A file clang could not read to its end (an #include not found, as before
 ./configure: nothing after it is checked) or at all is "incomplete": named
 in the report, and it fails the scan as an error would.
@@ -14,7 +21,7 @@ in the report, and it fails the scan as an error would.
 exit status: 0 every file scanned completely, no finding at or above
 --fail-on; 1 findings at or above --fail-on, or an incomplete file (0 for
 both with --fail-on never); 2 bad usage, or an operand that is no C or C++
-file (the report of the others stands)."""
+file (the report of the others stands). --diff: 0 once the diff is out."""
 
 from __future__ import annotations
 
@@ -56,6 +63,9 @@ EXAMPLES = (
     "  portkit scan src/ --to LLP64                    the same code on Win64\n"
     "  portkit scan src/ --format sarif -o scan.sarif  for code-scanning dashboards\n"
     "  portkit scan src/ --baseline known.json         only what known.json lacks\n"
+    "  portkit scan -p build/ --changed-since main     a pull request's findings\n"
+    "  portkit scan src/ --diff > port.patch           the mechanical fixes, checked\n"
+    "  portkit scan src/ --fix                         apply them; report the rest\n"
     "  portkit scan --list-rules"
 )
 
