@@ -22,7 +22,7 @@ from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
-from portkit.cparse.libclang import cindex, inclusions
+from portkit.cparse.libclang import Inclusion, cindex, inclusions
 from portkit.cparse.parse import Problem, parse
 from portkit.findings.model import Finding, Incomplete, Rule
 
@@ -57,6 +57,8 @@ class Scanned:
     errors: list[Problem] = field(default_factory=list)  # what clang could not make sense of
     parsed: bool = False
     incomplete: Incomplete | None = None  # why the unit was not checked completely
+    # Every #include either parse followed: what the cache checks before reusing these findings.
+    included: list[Inclusion] = field(default_factory=list)
 
 
 def scan_unit(job: ScanJob) -> Scanned:
@@ -80,6 +82,8 @@ def scan_unit(job: ScanJob) -> Scanned:
     home_flags = [*_flags(job.flags, source.triple), "-w"]
     home = Home(ci, job.pair, lambda: parse(str(job.path), source, home_flags, job.sysroot, job.text, bodies=True)[0])
     unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu))
+    # The text parsed, not the disk's (they differ while --fix checks a fix), for what rules read of it.
+    unit.notes[("lines", str(job.path))] = job.text.encode("utf-8", "surrogatepass").decode("latin-1").splitlines()
     claimed = _diagnostics(unit, checks)
     errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
     try:
@@ -93,7 +97,8 @@ def scan_unit(job: ScanJob) -> Scanned:
         reason = f"portkit's rules failed here ({type(err).__name__}: {err})"
         errors.append(Problem(str(job.path), 0, reason))
         incomplete = incomplete or Incomplete(path, reason)
-    return Scanned(unit.findings, errors, True, incomplete)
+    included = inclusions(ci, tu) + (inclusions(ci, home.tu()) if home.parsed() and home.tu() is not None else [])
+    return Scanned(unit.findings, errors, True, incomplete, included)
 
 
 def _stopped(ci, tu, path: str, fatal: Problem, skipped: Sequence[Rule]) -> Incomplete:
