@@ -28,6 +28,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import shlex
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -44,7 +45,7 @@ from benchlib import machine, write_section  # noqa: E402
 
 BEGIN, END = "<!-- scan-real-bugs:begin -->", "<!-- scan-real-bugs:end -->"
 DASH = "\u2013"
-CONFIGURED = ".portkit-bench-configured"  # marks a tree whose configure step has run
+CONFIGURED = ".portkit-bench-configured"  # the configure step that has run in a tree
 
 
 def say(message: str) -> None:
@@ -113,14 +114,16 @@ def fetch_pinned(package: corpus_recipe.Package, into: Path) -> Path:
 
 def configure(package: corpus_recipe.Package, tree: Path) -> None:
     """The recipe's configure step, once per tree; a failure is the package's reason to be skipped."""
-    if not package.configure or (tree / CONFIGURED).exists():
+    command = shlex.join(package.configure)
+    marker = tree / CONFIGURED
+    if not package.configure or (marker.exists() and marker.read_text().strip() == command):
         return
-    say(f"{package.name}: {' '.join(package.configure)}")
+    say(f"{package.name}: {command}")
     proc = scanbench.run(package.configure, tree, timeout=1800)
     if proc.returncode != 0:
         tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
-        raise RuntimeError(f"{' '.join(package.configure[:1])} failed: {' / '.join(tail)}")
-    (tree / CONFIGURED).write_text("configured by bench/scan/real_bugs/measure.py\n")
+        raise RuntimeError(f"{command[:60]} failed: {' / '.join(tail)}")
+    marker.write_text(command + "\n")  # a changed step in the recipe runs again
 
 
 def mismatch(defect: corpus_recipe.Defect, tree: Path) -> str:
@@ -288,11 +291,20 @@ def report(
         for c in cases
         if results["portkit"][c.defect.key].found and c.defect.miss
     ]
+    stops = [
+        f"- {names[t]} on {c.defect.file}: {cell(results[t][c.defect.key].failed)}"
+        for t in tools
+        for c in cases
+        if results[t][c.defect.key].failed
+    ]
+    via = Counter(c.defect.found_via for c in cases)
     kinds = Counter(c.defect.kind for c in cases)
     return [
         f"**Corpus.** {len(cases)} defects in {len({c.defect.package for c in cases})} Debian bookworm source "
         f"packages ({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}; "
-        f"{sum(c.defect.model == 'LLP64' for c in cases)} LLP64).",
+        f"{sum(c.defect.model == 'LLP64' for c in cases)} LLP64); found through "
+        + ", ".join(f"{k} {n}" for k, n in sorted(via.items()))
+        + ".",
         "",
         *(["Skipped: " + "; ".join(skipped) + ".", ""] if skipped else []),
         *rows,
@@ -301,6 +313,7 @@ def report(
         "",
         *table,
         "",
+        *(["Where a tool could not check a file completely:", "", *stops, ""] if stops else []),
         "**Every portkit miss, and why:**",
         "",
         *(misses or ["- none"]),
