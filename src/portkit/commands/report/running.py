@@ -44,7 +44,8 @@ def run_command(area: str, argv: Sequence[str], *, quiet: bool) -> Source:
             error(why)
             return Source(area, label, "run", error=why, environment=code == Exit.ENVIRONMENT)
     # exit 2 with a document: some operands were refused (the command said which), the rest stands
-    return Source(area, label, "run", document=document, bad_input=code == Exit.USAGE)
+    kind = str(document.get("schema")) if isinstance(document, dict) else ""
+    return Source(area, label, "run", kind, document=document, bad_input=code == Exit.USAGE)
 
 
 def _failed(area: str, label: str, err: PortkitError, *, environment: bool) -> Source:
