@@ -11,9 +11,14 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
+from conftest import BUILD, ROOT, run_portkit
+from debian_kconfigs import debian_configs
 from portkit.commands.rt.importers import import_file
 
 DATA = Path(__file__).parent / "data" / "rt"
+LEGACY = ROOT / "examples" / "legacy32"
 LOADS = ("idle", "cpu", "io", "net", "spawn")
 HOSTILE = "<script>alert(\"x\")</script> & 'quoted' \u202egnp.exe\u202c `tick` | pipe @mention #1 \x1b[31m"
 
@@ -109,3 +114,112 @@ def small_image(root: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(source.resolve(), target)
     return root
+
+
+def save_results(where: Path) -> dict[str, Path]:
+    """Each area's result as the commands write it (JSON, and SARIF where they write it):
+    the legacy project's code and headers, Debian 12's arm64 rt kernel config, a small
+    image of this machine's `true`, this machine as the target, a study of a real run."""
+    agent = BUILD / "host" / "portkit-target"
+    if not agent.exists():
+        pytest.skip("no host agent (make native)")
+    kconfig = debian_configs("arm64") / "config.arm64_rt_arm64.xz"
+    image = small_image(where / "rootfs")
+    target = ("--agent", str(agent))
+    found = {
+        "code": _saved(where / "scan.json", "scan", LEGACY, "--format", "json"),
+        "code-sarif": _saved(where / "scan.sarif", "scan", LEGACY, "--format", "sarif"),
+        "layouts": _saved(where / "layout.json", "layout", LEGACY / "include", "--format", "json"),
+        "image": _saved(where / "rootfs.json", "audit", "rootfs", image, "--format", "json"),
+        "image-sarif": _saved(where / "rootfs.sarif", "audit", "rootfs", image, "--format", "sarif"),
+        "kernel": _saved(where / "kconfig.json", "audit", "kconfig", kconfig, "--format", "json"),
+        "kernel-sarif": _saved(where / "kconfig.sarif", "audit", "kconfig", kconfig, "--format", "sarif"),
+        "target-cpu": _saved(where / "cpu.json", "cpu", *target, "--format", "json"),
+        "target-vdso": _saved(where / "vdso.json", "vdso", "verify", *target, "--format", "json"),
+        "target-sysinfo": _saved(where / "sysinfo.json", "rt", "sysinfo", *target, "--format", "json"),
+    }
+    write_study(where / "study", ("idle", "cpu"), (1000,), measured_cell())
+    found["latency"] = where / "study"
+    found["latency-cyclictest"] = DATA / "verbose-t2.txt"
+    return found
+
+
+def _saved(out: Path, *args: str | Path) -> Path:
+    proc = run_portkit(*args, "-o", out, timeout=300)
+    assert proc.returncode in (0, 1), proc.stderr
+    return out
+
+
+def hostile_results(saved: dict[str, Path], where: Path) -> list[Path]:
+    """The saved results with a hostile name in every place a report shows
+    one: paths, messages, fixes and rule names of findings, record names and
+    reasons, a CPU's model and features, the vDSO's name and the target's
+    warnings, a study's directory, its cells, their loads and what the
+    loads achieved, an import's problems."""
+    where.mkdir(parents=True, exist_ok=True)
+    written = []
+    for key in ("code", "image", "kernel"):
+        document = json.loads(saved[key].read_text())
+        for finding in document["findings"][:3] or []:
+            finding["location"]["path"] = f"{HOSTILE}/{finding['location']['path']}"
+            finding["message"] = f"{HOSTILE} {finding['message']}"
+            finding["fix"] = f"{HOSTILE} {finding['fix']}"
+        document["findings"].append({**_finding(HOSTILE), "rule": document["rules"][0]["id"]})
+        document["rules"][0]["name"] = HOSTILE
+        document.setdefault("incomplete", []).append({"path": HOSTILE, "line": 3, "reason": HOSTILE})
+        written.append(_dump(where / f"{key}.json", document))
+    layout = json.loads(saved["layouts"].read_text())
+    for record in layout["records"][:2]:
+        record["name"], record["file"] = HOSTILE, HOSTILE
+        record["reasons"] = [HOSTILE]
+    layout["failed"] = [f"{HOSTILE}: binary file, not C"]
+    written.append(_dump(where / "layout.json", layout))
+    cpu = json.loads(saved["target-cpu"].read_text())
+    cpu.update(model=HOSTILE, vendor=HOSTILE, wanted=[HOSTILE], missing=[HOSTILE], target=HOSTILE)
+    cpu["features"].append(HOSTILE)
+    written.append(_dump(where / "cpu.json", cpu))
+    vdso = json.loads(saved["target-vdso"].read_text())
+    vdso.update(
+        present=False, soname=HOSTILE, no_vdso={"message": HOSTILE, "hints": [HOSTILE], "syscall_ns_per_call": 1.0}
+    )
+    vdso["checks"][0].update(status="fail", function=HOSTILE, clock=HOSTILE, detail=HOSTILE)
+    written.append(_dump(where / "vdso.json", vdso))
+    sysinfo = json.loads(saved["target-sysinfo"].read_text())
+    sysinfo["warnings"] = [{"about": HOSTILE, "message": HOSTILE}]
+    sysinfo["kernel"]["release"] = HOSTILE
+    written.append(_dump(where / "sysinfo.json", sysinfo))
+    study = where / HOSTILE.replace("/", "_")
+    cell = measured_cell()
+    cell["source"]["problems"] = [HOSTILE]
+    names = write_study(
+        study,
+        (HOSTILE.replace("/", "_"), "cpu"),
+        (1000,),
+        cell,
+        sysinfo={"warnings": [{"about": HOSTILE, "message": HOSTILE}]},
+    )
+    document = json.loads((study / "cells" / f"{names[0]}.json").read_text())
+    document["loads"] = [{"kind": HOSTILE, "achieved": {"cpu_percent": 50.0, "system_busy_percent": 99.0}}]
+    (study / "cells" / f"{names[0]}.json").write_text(json.dumps(document))
+    written.append(study)
+    imported = where / f"{HOSTILE.replace('/', '_')}.txt"
+    imported.write_bytes((DATA / "verbose-t2.txt").read_bytes()[:-1])  # cut short: a problem that names the file
+    written.append(imported)
+    return written
+
+
+def _finding(text: str) -> dict:
+    return {
+        "rule": "",
+        "severity": "error",
+        "location": {"path": text, "line": 7, "column": 3, "end_line": 7, "end_column": 9},
+        "message": text,
+        "fix": text,
+        "models": [],
+        "fingerprint": hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+    }
+
+
+def _dump(path: Path, document: dict) -> Path:
+    path.write_text(json.dumps(document))
+    return path

@@ -19,11 +19,10 @@ from debian_kconfigs import debian_configs
 from portkit.cli import main
 from portkit.commands.report.markdown import LIMIT, size
 from portkit.commands.report.model import AREA_KEYS
-from report_samples import DATA, measured_cell, small_image, write_study
+from report_samples import LEGACY, measured_cell, save_results, small_image, write_study
 from terminal import run_on_terminal
 
 JUNIT_XSD = ROOT / "tests" / "data" / "junit" / "junit-10.xsd"
-LEGACY = ROOT / "examples" / "legacy32"
 
 
 def junit_errors(text: str) -> list[str]:
@@ -34,38 +33,10 @@ def junit_errors(text: str) -> list[str]:
     return [str(e) for e in schema.error_log]
 
 
-def saved_run(out: Path, *args: str | Path) -> Path:
-    proc = run_portkit(*args, "-o", out, timeout=300)
-    assert proc.returncode in (0, 1), proc.stderr
-    return out
-
-
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Each area's result as the commands write it, once for the module."""
-    where = tmp_path_factory.mktemp("saved")
-    agent = BUILD / "host" / "portkit-target"
-    if not agent.exists():
-        pytest.skip("no host agent (make native)")
-    kconfig = debian_configs("arm64") / "config.arm64_rt_arm64.xz"
-    image = small_image(where / "rootfs")
-    target = ("--agent", str(agent))
-    found = {
-        "code": saved_run(where / "scan.json", "scan", LEGACY, "--format", "json"),
-        "code-sarif": saved_run(where / "scan.sarif", "scan", LEGACY, "--format", "sarif"),
-        "layouts": saved_run(where / "layout.json", "layout", LEGACY / "include", "--format", "json"),
-        "image": saved_run(where / "rootfs.json", "audit", "rootfs", image, "--format", "json"),
-        "image-sarif": saved_run(where / "rootfs.sarif", "audit", "rootfs", image, "--format", "sarif"),
-        "kernel": saved_run(where / "kconfig.json", "audit", "kconfig", kconfig, "--format", "json"),
-        "kernel-sarif": saved_run(where / "kconfig.sarif", "audit", "kconfig", kconfig, "--format", "sarif"),
-        "target-cpu": saved_run(where / "cpu.json", "cpu", *target, "--format", "json"),
-        "target-vdso": saved_run(where / "vdso.json", "vdso", "verify", *target, "--format", "json"),
-        "target-sysinfo": saved_run(where / "sysinfo.json", "rt", "sysinfo", *target, "--format", "json"),
-    }
-    write_study(where / "study", ("idle", "cpu"), (1000,), measured_cell())
-    found["latency"] = where / "study"
-    found["latency-cyclictest"] = DATA / "verbose-t2.txt"
-    return found
+    return save_results(tmp_path_factory.mktemp("saved"))
 
 
 def report(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:

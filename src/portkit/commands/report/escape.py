@@ -68,13 +68,16 @@ def _children(children: tuple[object, ...]) -> Iterable[str]:
 
 # ------------------------------------------------------------------ Markdown
 
-PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>&~@:\"'=$%^])")
+PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~@:\"'=$%^])")
+ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 def md_text(text: object, limit: int | None = None) -> str:
-    """Prose from the inputs in Markdown: every punctuation mark that could
-    start markup escaped (CommonMark lets any be), on one line."""
-    return PUNCTUATION.sub(r"\\\1", _one_line(text, limit))
+    """Prose from the inputs in Markdown, on one line: HTML's characters as
+    entities (no renderer reads a tag in them), every other punctuation mark
+    that could start markup escaped (CommonMark lets any be)."""
+    line = re.sub("[&<>]", lambda m: ENTITIES[m.group()], _one_line(text, limit))
+    return PUNCTUATION.sub(r"\\\1", line)
 
 
 def md_code(text: object, limit: int | None = None) -> str:

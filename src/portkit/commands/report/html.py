@@ -39,7 +39,8 @@ nav.areas { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem
 nav.areas a { display: block; border: 1px solid var(--line); border-left: 6px solid var(--c); border-radius: 6px;
               padding: 0.5rem 0.7rem; color: inherit; text-decoration: none; break-inside: avoid; }
 nav.areas a b { display: block; font-size: 1.05rem; margin-top: 0.2rem; }
-nav.areas a span.why { display: block; font-size: 0.85rem; color: #59636e; overflow-wrap: anywhere; }
+nav.areas a span.why { font-size: 0.85rem; color: #59636e; overflow-wrap: anywhere; overflow: hidden;
+                       display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4; }
 section.area { border-top: 4px solid var(--c); padding-top: 0.4rem; margin-top: 2rem; }
 section.area h2 { margin: 0.2rem 0; font-size: 1.35rem; }
 section.area .question { color: #59636e; font-size: 0.9rem; margin: 0; }

@@ -14,6 +14,7 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
+from portkit.commands.report.escape import visible
 from portkit.commands.report.latency import Latency
 from portkit.core.output import warn
 
@@ -64,8 +65,7 @@ def _overview(plt: Any, cells: list[dict]) -> Any:
         axes.plot(cell["max_ns"] / 1000, row, marker="o", color=colour)
         if cell["limit_us"] is not None:
             axes.plot(cell["limit_us"], row, marker="D", markersize=6, markerfacecolor="none", color="#1f2328")
-    # A $ would start matplotlib's math text in a name; escaped, it is a dollar sign.
-    axes.set_yticks(list(rows), [c["key"].replace("$", r"\$") for c in cells], fontsize=8)
+    axes.set_yticks(list(rows), [shown(c["key"]) for c in cells], fontsize=8)
     axes.set_ylim(-0.7, len(cells) - 0.3)
     axes.set_xscale("log")
     axes.set_xlabel("latency (us, log): | p99, ● max, ◇ limit; red over the limit, green within, grey not judged")
@@ -82,7 +82,7 @@ def _rt_plots(plt: Any, sources: list[tuple[str, Latency | None]], cells: list[d
         for cell_name, document in latency.cells if latency is not None else []:
             rt = document.get("rt", document)
             interval = document.get("cell", {}).get("interval_us") or (rt.get("config") or {}).get("interval_us")
-            groups.setdefault((name, interval), []).append((label(cell_name, document), rt))
+            groups.setdefault((name, interval), []).append((shown(label(cell_name, document)), rt))
     failing = {(sources[c["source"]][0], c["interval_us"]) for c in cells if c["verdict"] == "not_ready"}
     order = sorted(groups, key=lambda key: key not in failing)
     plots = []
@@ -98,9 +98,15 @@ def _rt_plots(plt: Any, sources: list[tuple[str, Latency | None]], cells: list[d
                 warn(f"{name}: its {kind} could not be drawn ({err})")
                 continue
             if figure is not None:
-                figure.suptitle(where)
+                figure.suptitle(shown(where))
                 plots.append(Plot(kind, f"{what}: {where}", _svg(plt, figure)))
     return plots, max(0, len(order) - RT_INTERVALS)
+
+
+def shown(name: str) -> str:
+    """A name as matplotlib must get it: characters XML cannot hold spelt out
+    (escape.visible), and a $ that would start its math text escaped."""
+    return visible(name).replace("$", r"\$")
 
 
 def _svg(plt: Any, figure: Any) -> bytes:
