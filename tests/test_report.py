@@ -19,7 +19,7 @@ from debian_kconfigs import debian_configs
 from portkit.cli import main
 from portkit.commands.report.markdown import LIMIT, size
 from portkit.commands.report.model import AREA_KEYS
-from report_samples import LEGACY, measured_cell, save_results, small_image, write_study
+from report_samples import LEGACY, measured_cell, small_image, write_study
 from terminal import run_on_terminal
 
 JUNIT_XSD = ROOT / "tests" / "data" / "junit" / "junit-10.xsd"
@@ -33,10 +33,10 @@ def junit_errors(text: str) -> list[str]:
     return [str(e) for e in schema.error_log]
 
 
-@pytest.fixture(scope="module")
-def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each area's result as the commands write it, once for the module."""
-    return save_results(tmp_path_factory.mktemp("saved"))
+@pytest.fixture
+def saved(report_results: dict[str, Path]) -> dict[str, Path]:
+    """Each area's result as the commands write it (conftest.report_results)."""
+    return report_results
 
 
 def report(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:

@@ -19,7 +19,7 @@ import pytest
 from browser import Browser, require_chromium
 from portkit.cli import main
 from portkit.commands.report.escape import visible
-from report_samples import HOSTILE, hostile_results, save_results
+from report_samples import HOSTILE, hostile_results
 from test_report import junit_errors
 
 SHOWN = visible(HOSTILE)  # how every output spells it
@@ -80,9 +80,9 @@ ATTRIBUTES = {
 
 
 @pytest.fixture(scope="module")
-def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def outputs(tmp_path_factory: pytest.TempPathFactory, report_results: dict[str, Path]) -> dict[str, str]:
     where = tmp_path_factory.mktemp("hostile")
-    inputs = hostile_results(save_results(where / "saved"), where / "inputs")
+    inputs = hostile_results(report_results, where / "inputs")
     files = {fmt: where / f"report.{fmt}" for fmt in ("html", "markdown", "json", "junit")}
     code = main(
         [

@@ -74,6 +74,7 @@ footer { margin-top: 2.5rem; font-size: 0.8rem; color: #59636e; }
   body { max-width: none; font-size: 10pt; } a { color: inherit; }
   nav.areas { grid-template-columns: repeat(3, 1fr); }
   section.area { break-before: auto; } ol.decisive li, figure, tr { break-inside: avoid; }
+  h2, h3, summary { break-after: avoid; }
 }
 @page { margin: 14mm; }
 """

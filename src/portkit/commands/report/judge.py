@@ -45,6 +45,11 @@ def judge_area(area: Area, sources: list[Source], settings: Settings) -> dict[st
     for item in items:
         item.setdefault("decides", decides(item["severity"], settings.fail_on))
     verdicts = [_source_verdict(i, s, items, extra) for i, s in enumerate(sources)]
+    # The same finding given twice (a scan's JSON and its SARIF) is one finding: its fingerprint is the same.
+    unique: dict[str, dict] = {}
+    for item in items:
+        unique.setdefault(item["key"], item)
+    items = list(unique.values())
     if any(v == NOT_READY for v in verdicts):
         verdict = NOT_READY
     elif not sources or NOT_MEASURED in verdicts:
