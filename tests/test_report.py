@@ -19,7 +19,7 @@ from debian_kconfigs import debian_configs
 from portkit.cli import main
 from portkit.commands.report.markdown import LIMIT, size
 from portkit.commands.report.model import AREA_KEYS
-from report_samples import LEGACY, measured_cell, small_image, write_study
+from report_samples import LEGACY, LOADS, measured_cell, scan_document, small_image, write_study
 from terminal import run_on_terminal
 
 JUNIT_XSD = ROOT / "tests" / "data" / "junit" / "junit-10.xsd"
@@ -361,3 +361,23 @@ def test_every_area_is_one_suite_and_every_verdict_a_case_in_junit(
     skipped = suites[2][0].find("skipped")
     assert skipped is not None and "--rootfs" in skipped.text
     assert suites.get("failures") == str(sum(int(s.get("failures")) for s in suites))
+
+
+def test_ten_thousand_findings_and_fifty_cells_fit_a_merge_request_comment(
+    saved: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    big = tmp_path / "scan.json"
+    big.write_text(json.dumps(scan_document(json.loads(saved["code"].read_text()), 10_000)))
+    write_study(tmp_path / "study", LOADS, tuple(range(100, 1100, 100)), measured_cell())
+    markdown, page, junit = tmp_path / "r.md", tmp_path / "r.html", tmp_path / "r.xml"
+    code, _, err = report(
+        capsys, big, tmp_path / "study", "--markdown", markdown, "--junit", junit, "--json", tmp_path / "r.json"
+    )
+    assert code == 1 and err == ""
+    text = markdown.read_text()
+    assert size(text) <= LIMIT < 65_536  # GitHub's comment limit; GitLab's is 1,000,000
+    assert "The details were cut to fit a merge-request comment" in text and "more rows" in text
+    assert "| Latency | ❌ not ready |" in text  # the verdicts are never cut
+    assert junit_errors(junit.read_text()) == []
+    code, _, _ = report(capsys, big, "--html", page)
+    assert page.stat().st_size < 8_000_000 and page.read_text().count("<tr>") == 10_000

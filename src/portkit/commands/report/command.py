@@ -189,9 +189,9 @@ def _limits(text: str) -> dict[str, float]:
         try:
             number = float(value)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"'{part}' is not US or LOAD=US (microseconds)") from None
+            raise argparse.ArgumentTypeError(f"{part!r} is not US or LOAD=US (microseconds)") from None
         if not 0 < number < 1e9:
-            raise argparse.ArgumentTypeError(f"'{part}': the limit must be above 0 us")
+            raise argparse.ArgumentTypeError(f"{part!r}: the limit must be above 0 us")
         limits[name.strip() or "*"] = number
     return limits
 
@@ -200,9 +200,9 @@ def _percent(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a percentage") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a percentage") from None
     if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"{text} is not from 0 to 1000")
+        raise argparse.ArgumentTypeError(f"{text!r} is not from 0 to 1000")
     return value
 
 
@@ -210,7 +210,7 @@ def _areas(text: str) -> tuple[str, ...]:
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     unknown = [n for n in names if n not in AREA_KEYS]
     if unknown or not names:
-        raise argparse.ArgumentTypeError(f"'{text}': the areas are {', '.join(AREA_KEYS)}")
+        raise argparse.ArgumentTypeError(f"{text!r}: the areas are {', '.join(AREA_KEYS)}")
     return names
 
 

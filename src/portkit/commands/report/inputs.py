@@ -12,6 +12,7 @@ from urllib.parse import unquote, urlparse
 from portkit.commands.report import findings_area, layouts, target_area
 from portkit.commands.report.latency import Latency
 from portkit.commands.report.model import SCHEMA, Source
+from portkit.commands.rt.study_file import STUDY
 from portkit.core.errors import BadInput
 from portkit.core.output import warn
 
@@ -99,9 +100,11 @@ def _by_schema(path: Path, document: dict, schema: str) -> Source:
             raise BadInput(f"{path}: a {schema} document, which no area of the report reads")
         raise BadInput(f"{path}: {NOT_A_RESULT}")
     if area == "latency":
-        directory = path.parent if schema == "portkit.rt-study/1" else None
-        latency = Latency.from_directory(directory) if directory else Latency.from_results(path)
-        return Source(area, str(path), "file", schema, latency)
+        if schema == "portkit.rt-study/1":
+            if path.name != STUDY:
+                raise BadInput(f"{path}: a study's description ({STUDY} names it); give the study's directory")
+            return Source(area, str(path.parent), "file", schema, Latency.from_directory(path.parent))
+        return Source(area, str(path), "file", schema, Latency.from_results(path))
     check = {"layouts": layouts.check, "target": target_area.check}.get(area, findings_area.check)
     check(document, str(path))
     return Source(area, str(path), "file", schema, document)
