@@ -183,7 +183,8 @@ class Browser:
         result = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True)
         return result["result"].get("value")
 
-    def screenshot(self, path: Path, full_page: bool = False) -> None:
+    def screenshot(self, path: Path, full_page: bool = False, selector: str | None = None) -> None:
+        """The viewport, the whole page, or the element a CSS selector finds."""
         params: dict[str, Any] = {"format": "png"}
         if full_page:
             size = self.call("Page.getLayoutMetrics", session=True)["cssContentSize"]
@@ -191,6 +192,13 @@ class Browser:
                 captureBeyondViewport=True,
                 clip={"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1},
             )
+        if selector is not None:
+            box = self.evaluate(
+                "(r => [r.x + scrollX, r.y + scrollY, r.width, r.height])"
+                f"(document.querySelector({json.dumps(selector)}).getBoundingClientRect())"
+            )
+            clip = dict(zip(("x", "y", "width", "height"), box, strict=True))
+            params.update(captureBeyondViewport=True, clip={**clip, "scale": 1})
         data = self.call("Page.captureScreenshot", session=True, **params)["data"]
         path.write_bytes(base64.b64decode(data))
 

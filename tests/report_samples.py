@@ -11,13 +11,10 @@ import hashlib
 import json
 from pathlib import Path
 
-import pytest
-
-from conftest import BUILD, ROOT, run_portkit
-from debian_kconfigs import debian_configs
 from portkit.commands.rt.importers import import_file
 
-DATA = Path(__file__).parent / "data" / "rt"
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "rt"
 LEGACY = ROOT / "examples" / "legacy32"
 LOADS = ("idle", "cpu", "io", "net", "spawn")
 HOSTILE = "<script>alert(\"x\")</script> & 'quoted' \u202egnp.exe\u202c `tick` | pipe @mention #1 \x1b[31m"
@@ -120,6 +117,11 @@ def save_results(where: Path) -> dict[str, Path]:
     """Each area's result as the commands write it (JSON, and SARIF where they write it):
     the legacy project's code and headers, Debian 12's arm64 rt kernel config, a small
     image of this machine's `true`, this machine as the target, a study of a real run."""
+    import pytest
+
+    from conftest import BUILD
+    from debian_kconfigs import debian_configs
+
     agent = BUILD / "host" / "portkit-target"
     if not agent.exists():
         pytest.skip("no host agent (make native)")
@@ -145,6 +147,8 @@ def save_results(where: Path) -> dict[str, Path]:
 
 
 def _saved(out: Path, *args: str | Path) -> Path:
+    from conftest import run_portkit
+
     proc = run_portkit(*args, "-o", out, timeout=300)
     assert proc.returncode in (0, 1), proc.stderr
     return out

@@ -13,6 +13,7 @@ from typing import Any
 from portkit.commands.report.escape import Html, esc, h, join, void
 from portkit.commands.report.model import VERDICT_WORDS
 from portkit.commands.report.plots import Plot
+from portkit.core.output import count
 
 DECISIVE_SHOWN = 5  # groups of findings under "what decides it"; the rest are in the details
 OPEN_CELLS = 12  # a latency table this long or shorter is shown open
@@ -227,7 +228,7 @@ def _decisive(groups: list[dict]) -> Html:
             )
         )
     more = len(groups) - DECISIVE_SHOWN
-    tail = h("p", f"and {more} more kinds of problem, in the details below.") if more > 0 else None
+    tail = h("p", f"and {count(more, 'more kind')} of problem, in the details below.") if more > 0 else None
     return join([h("h3", "What decides it, and what to do"), h("ol", shown, class_="decisive"), tail])
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from portkit.commands.report.model import NOT_MEASURED, NOT_READY, READY, Settings, Source
 from portkit.core.errors import BadInput
+from portkit.core.output import count
 
 OVER_LIMIT_FIX = (
     "Find what delays the wake-up: measure the cell again with `portkit rt run --break US` at the limit (the "
@@ -147,7 +148,7 @@ def _verdict(cell: dict, rt: dict) -> tuple[str, str]:
 
 def _over_limit(cell: dict, index: int, rt: dict) -> dict:
     failed = cell["stopped"] == "error"
-    missed = f", {cell['missed']} periods missed" if cell["missed"] else ""
+    missed = f", {count(cell['missed'], 'period')} missed" if cell["missed"] else ""
     message = (
         cell["why"]
         if failed

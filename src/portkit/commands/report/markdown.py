@@ -10,6 +10,7 @@ from typing import Any
 
 from portkit.commands.report.escape import md_code, md_text
 from portkit.commands.report.model import VERDICT_WORDS
+from portkit.core.output import count
 
 # GitHub counts a comment in UTF-16 units, as JavaScript does; kept well under its 65,536.
 LIMIT = 60_000
@@ -62,7 +63,7 @@ def _head(document: dict) -> str:
             lines.append(f"**{area['title']}: what decides it**")
             lines.append("")
             for group in area["decisive"][:DECISIVE_SHOWN]:
-                times = f" x{group['count']}" if group["count"] > 1 else ""
+                times = f" ({group['count']})" if group["count"] > 1 else ""
                 new = f" ({group['new']} new)" if group.get("new") else ""
                 lines.append(
                     f"- {group['severity']} {md_code(_group_name(group), NAME)}{times}{new}: "
@@ -72,7 +73,7 @@ def _head(document: dict) -> str:
                     lines.append(f"  Fix: {md_text(group['fix'], MESSAGE)}")
             more = len(area["decisive"]) - DECISIVE_SHOWN
             if more > 0:
-                lines.append(f"- and {more} more kinds of problem (the details below)")
+                lines.append(f"- and {count(more, 'more kind')} of problem (the details below)")
             lines.append("")
     missing = [a for a in document["areas"] if not a["sources"]]
     if missing:

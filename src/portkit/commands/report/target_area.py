@@ -57,6 +57,8 @@ def _cpu(index: int, document: dict) -> dict[str, Any]:
     items = []
     if document.get("wanted"):
         facts.append(["needed", " ".join(map(str, document["wanted"]))])
+    if document.get("emulated"):
+        facts.append(["vDSO", "not checked: qemu-user provides none, whatever the board's kernel does"])
     for name in document.get("missing") or []:
         items.append(
             _item(

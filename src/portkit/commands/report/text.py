@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from portkit.commands.report.escape import visible
 from portkit.commands.report.model import VERDICT_WORDS
-from portkit.core.output import columns, styled
+from portkit.core.output import columns, count, styled
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -38,7 +38,7 @@ def render(document: dict[str, Any], written: list[tuple[str, str]] | None = Non
             continue
         out.append(styled(f"{area['area']}: what decides it", "bold"))
         for group in area["decisive"][:DECISIVE_SHOWN]:
-            times = f" x{group['count']}" if group["count"] > 1 else ""
+            times = f" ({group['count']})" if group["count"] > 1 else ""
             new = f" ({group['new']} new)" if group.get("new") else ""
             name = f"{group['group']} {group['title']}" if group["group"][:2] == "PK" else group["title"]
             out.append(visible(f"  {group['severity']} {name}{times}{new}: {group['where']} {group['message']}"))
@@ -46,7 +46,7 @@ def render(document: dict[str, Any], written: list[tuple[str, str]] | None = Non
                 out.append(visible(f"    fix: {group['fix']}"))
         more = len(area["decisive"]) - DECISIVE_SHOWN
         if more > 0:
-            out.append(f"  and {more} more kinds of problem (--format html or markdown for the details)")
+            out.append(f"  and {count(more, 'more kind')} of problem (--format html or markdown for the details)")
         out.append("")
     missing = [a for a in document["areas"] if not a["sources"]]
     for area in missing:
