@@ -381,3 +381,19 @@ def test_ten_thousand_findings_and_fifty_cells_fit_a_merge_request_comment(
     assert junit_errors(junit.read_text()) == []
     code, _, _ = report(capsys, big, "--html", page)
     assert page.stat().st_size < 8_000_000 and page.read_text().count("<tr>") == 10_000
+
+
+def test_o_file_names_its_format_unless_format_does(
+    saved: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, start in (
+        ("r.html", "<!DOCTYPE html>"),
+        ("r.md", "## "),
+        ("r.json", "{"),
+        ("r.xml", "<?xml"),
+        ("r.txt", "Is this"),
+    ):
+        report(capsys, saved["code"], "-o", tmp_path / name)
+        assert (tmp_path / name).read_text().startswith(start), name
+    report(capsys, saved["code"], "-o", tmp_path / "forced.html", "--format", "markdown")
+    assert (tmp_path / "forced.html").read_text().startswith("## ")

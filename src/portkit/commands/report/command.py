@@ -43,6 +43,7 @@ from portkit.core.target import emulated
 from portkit.findings.report import FAIL_ON
 
 FORMATS = ("text", "json", "html", "markdown", "junit")
+SUFFIXES = {".html": "html", ".htm": "html", ".md": "markdown", ".json": "json", ".xml": "junit"}
 EXTRA_OUTPUTS = (
     ("html", "--html", "HTML report"),
     ("markdown", "--markdown", "Markdown summary"),
@@ -56,7 +57,7 @@ EXAMPLES = (
     "      run scan, layout and the audits here, and judge them\n"
     "  portkit report scan.json rootfs.sarif kconfig.json study/   saved results\n"
     "  portkit report study/ --max-latency-us 100 --max-latency-us spawn=250\n"
-    "  portkit report --target ssh:root@board --cpu-has crc32,pmull --require target\n"
+    "  portkit report --target ssh:root@board --cpu-has crc32,pmull   the board\n"
     "  portkit report scan.json study/ --html report.html --markdown comment.md \\\n"
     "      --junit junit.xml --json report.json     every format in one run, for CI\n"
     "  portkit report scan.json --baseline report.json   what is new, fixed, worse"
@@ -171,6 +172,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     group = parser.add_argument_group("more outputs in the same run")
     for fmt, option, what in EXTRA_OUTPUTS:
         group.add_argument(option, dest=f"{fmt}_file", type=Path, metavar="FILE", help=f"write the {what} to FILE")
+    formats = parser._option_string_actions["--format"]
+    formats.default = None  # -o FILE's extension names it, else text
+    formats.help = f"{' or '.join(FORMATS)} (default: what -o FILE's extension names, .html .md .json .xml; else text)"
     target = parser._option_string_actions["--target"]
     target.default = None
     target.help = "also check a target: local, qemu-ARCH[:CPU], ssh:[USER@]HOST[:PORT] (cpu, vdso verify, rt sysinfo)"
@@ -215,6 +219,9 @@ def _areas(text: str) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.format is None:
+        suffix = args.output.suffix.lower() if args.output is not None else ""
+        args.format = SUFFIXES.get(suffix, "text")
     outputs = _outputs(args)
     commands = _commands(args)
     if not args.results and not commands:
