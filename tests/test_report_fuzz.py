@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from portkit.commands.report.baseline import read_baseline
 from portkit.commands.report.command import _limits
-from portkit.commands.report.escape import HIDDEN, esc, md_code, md_text, visible
+from portkit.commands.report.escape import HIDDEN, esc, md_code, md_prose, md_text, visible
 from portkit.commands.report.inputs import AREA_OF_SCHEMA, read_saved
 from portkit.commands.report.judge import judge_areas
 from portkit.commands.report.markdown import render, size
@@ -147,3 +147,12 @@ def test_the_markdown_fits_its_limit_whatever_the_findings(messages: list[str], 
     }
     document = {"verdict": "not_ready", "summary": messages[0], "areas": [area], "settings": {"fail_on": "warning"}}
     assert size(render(document, limit)) <= limit
+
+
+@FUZZ
+@given(st.text())
+def test_markdown_prose_with_code_has_no_markup_outside_its_spans(text: str) -> None:
+    from test_report_hostile import _without_code_spans
+
+    prose = _without_code_spans(md_prose(text))
+    assert not re.search(r"[<>]", prose) and "\n" not in prose and not HIDDEN.search(prose)

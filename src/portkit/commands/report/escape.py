@@ -80,6 +80,15 @@ def md_text(text: object, limit: int | None = None) -> str:
     return PUNCTUATION.sub(r"\\\1", line)
 
 
+def md_prose(text: object, limit: int | None = None) -> str:
+    """Prose whose `backquoted` parts are code spans (as the commands write
+    their fixes), the rest md_text; an unpaired backquote leaves it all prose."""
+    parts = _one_line(text, limit).split("`")
+    if len(parts) % 2 == 0:
+        return md_text("`".join(parts))
+    return "".join(md_code(part) if index % 2 else md_text(part) for index, part in enumerate(parts))
+
+
 def md_code(text: object, limit: int | None = None) -> str:
     """A name or message as a code span, where nothing is markup (no link, no
     HTML, no mention): fenced with more backticks than it holds, its pipes

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from portkit.commands.report.escape import md_code, md_text
+from portkit.commands.report.escape import md_code, md_prose, md_text
 from portkit.commands.report.model import VERDICT_WORDS
 from portkit.core.output import count
 
@@ -70,7 +70,7 @@ def _head(document: dict) -> str:
                     f"{md_code(group['where'], NAME)} {md_code(group['message'], MESSAGE)}  "
                 )
                 if group["fix"]:
-                    lines.append(f"  Fix: {md_text(group['fix'], MESSAGE)}")
+                    lines.append(f"  Fix: {md_prose(group['fix'], MESSAGE)}")
             more = len(area["decisive"]) - DECISIVE_SHOWN
             if more > 0:
                 lines.append(f"- and {count(more, 'more kind')} of problem (the details below)")
@@ -78,7 +78,7 @@ def _head(document: dict) -> str:
     missing = [a for a in document["areas"] if not a["sources"]]
     if missing:
         lines.append(
-            "**Not measured:** " + "; ".join(f"{a['title']}: {md_text(a['to_measure'], MESSAGE)}" for a in missing)
+            "**Not measured:** " + "; ".join(f"{a['title']}: {md_prose(a['to_measure'], MESSAGE)}" for a in missing)
         )
         lines.append("")
     settings = document.get("settings") or {}
