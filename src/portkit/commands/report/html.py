@@ -167,6 +167,7 @@ def _area(area: dict, plots: Sequence[Plot], plots_note: str | None) -> Html:
     if area["decisive"]:
         parts.append(_decisive(area["decisive"]))
     if area["area"] == "latency" and area.get("cells"):
+        parts.append(_target_warnings([i for i in area["items"] if i["group"] == "sysinfo"]))
         parts.append(_cells(area["cells"]))
         parts.append(_plots(plots, plots_note))
     if area["area"] == "layouts" and area.get("records"):
@@ -365,6 +366,16 @@ def _figure(plot: Plot) -> Html:
     data = base64.b64encode(plot.svg).decode("ascii")
     return h(
         "figure", void("img", src=f"data:image/svg+xml;base64,{data}", alt=plot.title), h("figcaption", plot.title)
+    )
+
+
+def _target_warnings(notes: list[dict]) -> Html | None:
+    """What the target said about its latency when the study began (rt sysinfo): why the figures are what they are."""
+    if not notes:
+        return None
+    rows = [h("li", h("code", note["where"]), " ", note["message"]) for note in notes]
+    return h(
+        "details", h("summary", f"The target's warnings when the study began ({len(notes)})"), h("ul", rows), open=True
     )
 
 
