@@ -36,10 +36,10 @@ from portkit.commands.report.model import AREA_KEYS, SCHEMA, Settings, Source
 from portkit.commands.report.running import run_command, shown
 from portkit.core.abis import DEFAULT_ABIS, parse_abi
 from portkit.core.command import add_command
-from portkit.core.errors import BadInput
+from portkit.core.errors import BadInput, EnvironmentProblem
 from portkit.core.output import check_writable, deliver, emit, error, write_atomically
 from portkit.core.progress import StatusLine
-from portkit.core.target import emulated
+from portkit.core.target import emulated, parse_target
 from portkit.findings.report import FAIL_ON
 
 FORMATS = ("text", "json", "html", "markdown", "junit")
@@ -242,13 +242,20 @@ def run(args: argparse.Namespace) -> int:
             error(str(err))
             problems.append(str(err))
     refused = len(problems)
+    unreachable: str | None = None  # the target could not be reached: its other commands are not tried
     with StatusLine(quiet=args.quiet) as status:
         for number, (area, argv) in enumerate(commands, 1):
+            on_target = "--target" in argv
+            if on_target and unreachable is not None:
+                sources.append(Source(area, shown(argv), "run", error=unreachable, environment=True))
+                continue
             status.show(f"report: {shown(argv)} ({number} of {len(commands)})", now=True)
             source = run_command(area, argv, quiet=args.quiet)
             sources.append(source)
             if source.error:
                 problems.append(source.error)
+                if on_target and source.environment:
+                    unreachable = source.error
     areas = judge_areas(sources, settings)
     if args.baseline is not None:
         compare(areas, args.baseline, settings.noise_percent)
@@ -305,6 +312,10 @@ def _commands(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
         if args.cpu_has or args.agent or args.timeout is not None:
             raise BadInput("report: --cpu-has, --agent and --timeout are for --target (the board to check)")
         return commands
+    try:
+        parse_target(args.target, args.agent)  # a spec that names no target is a mistake, refused once
+    except EnvironmentProblem:
+        pass  # an emulator or agent missing: each command says so, and the area is not measured
     on_target = ["--target", args.target]
     on_target += ["--agent", str(args.agent)] if args.agent else []
     on_target += ["--timeout", f"{args.timeout:g}"] if args.timeout is not None else []
