@@ -23,6 +23,7 @@ given (an agent or emulator missing, a target out of reach)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -312,10 +313,10 @@ def _commands(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
         if args.cpu_has or args.agent or args.timeout is not None:
             raise BadInput("report: --cpu-has, --agent and --timeout are for --target (the board to check)")
         return commands
-    try:
-        parse_target(args.target, args.agent)  # a spec that names no target is a mistake, refused once
-    except EnvironmentProblem:
-        pass  # an emulator or agent missing: each command says so, and the area is not measured
+    # A spec that names no target is a mistake, refused once; an emulator or agent missing is the
+    # environment: the first command on the target says so, and the area is not measured.
+    with contextlib.suppress(EnvironmentProblem):
+        parse_target(args.target, args.agent)
     on_target = ["--target", args.target]
     on_target += ["--agent", str(args.agent)] if args.agent else []
     on_target += ["--timeout", f"{args.timeout:g}"] if args.timeout is not None else []
