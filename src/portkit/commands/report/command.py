@@ -234,29 +234,11 @@ def run(args: argparse.Namespace) -> int:
     for given in args.max_latency_us:
         limits.update(given)
     settings = Settings(args.fail_on, limits, args.noise, tuple(args.require))
-    sources: list[Source] = []
-    problems: list[str] = []  # one line per input refused or not measured
-    for path in args.results:
-        try:
-            sources += read_saved(path)
-        except BadInput as err:
-            error(str(err))
-            problems.append(str(err))
+    sources, problems = _read_results(args.results)
     refused = len(problems)
-    unreachable: str | None = None  # the target could not be reached: its other commands are not tried
-    with StatusLine(quiet=args.quiet) as status:
-        for number, (area, argv) in enumerate(commands, 1):
-            on_target = "--target" in argv
-            if on_target and unreachable is not None:
-                sources.append(Source(area, shown(argv), "run", error=unreachable, environment=True))
-                continue
-            status.show(f"report: {shown(argv)} ({number} of {len(commands)})", now=True)
-            source = run_command(area, argv, quiet=args.quiet)
-            sources.append(source)
-            if source.error:
-                problems.append(source.error)
-                if on_target and source.environment:
-                    unreachable = source.error
+    ran, failed = _run_commands(commands, quiet=args.quiet)
+    sources += ran
+    problems += failed
     areas = judge_areas(sources, settings)
     if args.baseline is not None:
         compare(areas, args.baseline, settings.noise_percent)
@@ -276,6 +258,41 @@ def run(args: argparse.Namespace) -> int:
     }
     _write(args, document, sources, outputs)
     return code
+
+
+def _read_results(paths: list[Path]) -> tuple[list[Source], list[str]]:
+    """The saved results, and one error line per operand refused (the rest are read)."""
+    sources: list[Source] = []
+    refused: list[str] = []
+    for path in paths:
+        try:
+            sources += read_saved(path)
+        except BadInput as err:
+            error(str(err))
+            refused.append(str(err))
+    return sources, refused
+
+
+def _run_commands(commands: list[tuple[str, list[str]]], *, quiet: bool) -> tuple[list[Source], list[str]]:
+    """Each command's document, and one line per command that gave none. A
+    target whose agent cannot start is said once: its other commands are not tried."""
+    sources: list[Source] = []
+    failed: list[str] = []
+    unreachable: str | None = None
+    with StatusLine(quiet=quiet) as status:
+        for number, (area, argv) in enumerate(commands, 1):
+            on_target = "--target" in argv
+            if on_target and unreachable is not None:
+                sources.append(Source(area, shown(argv), "run", error=unreachable, environment=True))
+                continue
+            status.show(f"report: {shown(argv)} ({number} of {len(commands)})", now=True)
+            source = run_command(area, argv, quiet=quiet)
+            sources.append(source)
+            if source.error:
+                failed.append(source.error)
+                if on_target and source.environment:
+                    unreachable = source.error
+    return sources, failed
 
 
 def _outputs(args: argparse.Namespace) -> list[tuple[str, Path, str]]:

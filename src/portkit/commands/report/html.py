@@ -18,7 +18,6 @@ from portkit.core.output import count
 DECISIVE_SHOWN = 5  # groups of findings under "what decides it"; the rest are in the details
 OPEN_CELLS = 12  # a latency table this long or shorter is shown open
 POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
-CHANGE_WORDS = {"new": "new", "changed": "changed", "worse": "worse", "better": "better", "same": "same"}
 
 STYLE = """
 :root { --ready: #1a7f37; --not_ready: #cf222e; --not_measured: #6e7781; --line: #d0d7de; --soft: #f6f8fa; }
@@ -270,7 +269,7 @@ def _items(items: list[dict], area: str) -> Html:
 def _change(change: object) -> Html | None:
     if not change or change == "same":
         return None
-    return h("span", CHANGE_WORDS.get(str(change), str(change)), class_=f"change {change}")
+    return h("span", str(change), class_=f"change {change}")
 
 
 def _cells(cells: list[dict]) -> Html:
