@@ -20,7 +20,7 @@ from portkit.core.errors import BadInput
 Runs = Literal["agent", "host"]
 # The commands with runs_on="agent", for the refusal of the others (a test
 # checks this against the parsers: only the command asked for is imported).
-AGENT_COMMANDS = "cpu, vdso, crc32c, rt run, rt sysinfo and audit kconfig"
+AGENT_COMMANDS = "cpu, vdso, crc32c, rt run, rt sysinfo, audit kconfig and report"
 
 
 class Parser(argparse.ArgumentParser):

@@ -71,6 +71,24 @@ def write_atomically(path: Path, text: str | bytes, option: str = "-o") -> None:
         raise
 
 
+def check_writable(path: Path, option: str = "-o") -> None:
+    """What write_atomically would refuse, refused before a long run rather
+    than after it, in its words: a directory for a file, a missing or
+    unwritable directory (a temporary file is made there and removed)."""
+    if path.is_dir():
+        raise BadInput(f"{option} {path}: is a directory (give a file name)")
+    if path.exists() and not path.is_file():
+        return  # a device or a FIFO (-o /dev/null) is written as it is
+    directory = path.parent if str(path.parent) else Path(".")
+    _check_directory_of(directory, path, option)
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    except OSError as err:
+        raise BadInput(f"{option} {path}: cannot write there ({err.strerror})") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
 def _check_directory_of(directory: Path, path: Path, option: str) -> None:
     if directory.is_dir():
         return
