@@ -249,7 +249,8 @@ def test_a_missing_library_is_looked_for_by_name_not_in_every_entry(monkeypatch:
 def _archive(path: Path, members: list[tuple[str, str, bytes | str]]) -> Path:
     """A tar archive of (name, kind, data or link target) members, written as given (tarfile keeps absolute names)."""
     kinds = {"file": tarfile.REGTYPE, "dir": tarfile.DIRTYPE, "symlink": tarfile.SYMTYPE, "hardlink": tarfile.LNKTYPE}
-    with tarfile.open(path, "w:gz" if path.name.endswith(".gz") else "w") as tar:
+    mode = {".gz": "w:gz", ".xz": "w:xz"}.get(path.suffix, "w")
+    with tarfile.open(path, mode) as tar:
         for name, kind, value in members:
             info = tarfile.TarInfo(name)
             info.type = kinds[kind]
@@ -378,7 +379,8 @@ def test_the_read_ahead_stream_gives_the_bytes_in_order(data: bytes, steps: list
 
     from portkit.commands.audit.rootfs import read_tar
 
-    stream = read_tar.Ahead(gzip.GzipFile(fileobj=io.BytesIO(gzip.compress(data)), mode="rb"), pieces=2)
+    packed = io.BytesIO(gzip.compress(data))
+    stream = read_tar.Ahead(read_tar.decompressed(packed, read_tar.COMPRESSED[0][1]), pieces=2)
     position = 0
     try:
         for skip, size in steps:
@@ -392,3 +394,67 @@ def test_the_read_ahead_stream_gives_the_bytes_in_order(data: bytes, steps: list
         assert stream.read() == data[position:]
     finally:
         stream.close()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.binary(max_size=20000), min_size=1, max_size=3),
+    st.sampled_from(["gzip", "bz2", "lzma"]),
+    st.integers(0, 1000),
+    st.booleans(),
+)
+def test_decompression_gives_every_stream_and_says_where_a_cut_one_ends(
+    streams: list[bytes], kind: str, padding: int, cut: bool
+) -> None:
+    """As the gzip, bz2 and lzma modules read the same file: every stream
+    one after another, zeros after the last ignored; a file cut inside a
+    stream gives what came before the cut (at most), then EOFError."""
+    import bz2
+    import gzip
+    import lzma
+
+    from portkit.commands.audit.rootfs import read_tar
+
+    module = {"gzip": gzip, "bz2": bz2, "lzma": lzma}[kind]
+    packed = b"".join(module.compress(part) for part in streams)
+    new = dict(zip(("gzip", "bz2", "lzma"), (n for _, n in read_tar.COMPRESSED), strict=True))[kind]
+    whole = b"".join(streams)
+    if not cut:
+        assert b"".join(read_tar.decompressed(io.BytesIO(packed + b"\0" * padding), new)) == whole
+        return
+    last = len(module.compress(streams[-1]))  # cut inside the last stream, not between two
+    short = packed[: len(packed) - 1 - padding % (last - 1)]
+    got = b""
+    with pytest.raises(EOFError):
+        for piece in read_tar.decompressed(io.BytesIO(short), new):
+            got += piece
+    assert whole.startswith(got)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_damaged_archive_is_read_as_far_as_it_goes(program: bytes, tmp_path: Path, data) -> None:
+    """A tar.gz (or plain tar) cut anywhere and with bytes changed anywhere:
+    read_archive keeps what it could read and says why it stopped, or the
+    file is refused in one line (BadInput); it never raises anything else."""
+    from portkit.commands.audit.rootfs.image import Exclusions, Image
+    from portkit.commands.audit.rootfs.read_tar import read_archive
+    from portkit.core.errors import BadInput
+
+    suffix = data.draw(st.sampled_from(["tar", "tar.gz", "tar.xz"]), label="kind")
+    whole = _archive(
+        tmp_path / f"a.{suffix}",
+        [("bin", "dir", ""), ("bin/prog", "file", program), ("lib", "symlink", "usr/lib"), ("etc/x", "file", b"x")],
+    ).read_bytes()
+    blob = bytearray(whole[: data.draw(st.integers(1, len(whole)), label="length")])
+    for _ in range(data.draw(st.integers(0, 4), label="changes")):
+        blob[data.draw(st.integers(0, len(blob) - 1))] = data.draw(st.integers(0, 255))
+    damaged = tmp_path / f"damaged.{suffix}"
+    damaged.write_bytes(bytes(blob))
+    image = Image(str(damaged), None)
+    try:
+        read_archive(damaged, image, Exclusions(), None)
+    except BadInput as err:
+        assert str(err) and "\n" not in str(err)
+    else:
+        assert all(path in image.nodes for path in image.elves)

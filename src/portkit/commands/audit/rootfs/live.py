@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from portkit.commands.audit.rootfs.image import Exclusions, Image, Node, shown
+from portkit.commands.audit.rootfs.image import Exclusions, Image, Node, Watcher, shown
 from portkit.commands.audit.rootfs.read_dir import add_entry
 from portkit.commands.audit.rootfs.read_files import Wanted, read_file, read_files, record
 
@@ -44,6 +44,7 @@ class LiveSource:
     root: str
     exclusions: Exclusions
     device: int = 0
+    watch: Watcher | None = None
     listed: set[str] = field(default_factory=set)
     read_paths: set[str] = field(default_factory=set)
 
@@ -102,13 +103,14 @@ class LiveSource:
                     pending.append(path)
         wanted: list[Wanted] = [(os.path.join(self.root, p), p) for p in files if p not in self.read_paths]
         self.read_paths.update(p for _, p in wanted)
-        read_files(wanted, image)
+        watch = self.watch
+        read_files(wanted, image, done=(lambda _: watch(image)) if watch is not None else None)
         return files
 
 
-def live_image(root: Path, exclusions: Exclusions) -> Image:
+def live_image(root: Path, exclusions: Exclusions, watch: Watcher | None = None) -> Image:
     """The running system as a lazily read image, its programs read already."""
-    source = LiveSource(os.fspath(root), exclusions, os.stat(root).st_dev)
+    source = LiveSource(os.fspath(root), exclusions, os.stat(root).st_dev, watch)
     image = Image(str(root), root.resolve().as_uri().rstrip("/") + "/", source=source)
     image.excluded = {pattern: [] for pattern in exclusions.patterns}
     source.prefetch(image, list(PATH_DIRS))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bz2
 import contextlib
-import gzip
 import io
 import lzma
 import posixpath
@@ -22,8 +21,10 @@ import tarfile
 import tempfile
 import threading
 import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO, Protocol
 
 from portkit.commands.audit.rootfs.elf import ElfFacts, Malformed, is_elf, read_elf_bytes, read_elf_fd
 from portkit.commands.audit.rootfs.image import MAX_TEXT_BYTES, Exclusions, Image, Node, Watcher, keeps_text, shown
@@ -31,16 +32,34 @@ from portkit.commands.audit.rootfs.messages import listed
 from portkit.core.errors import BadInput
 from portkit.core.output import count
 
+
+class Decompressor(Protocol):
+    """zlib's decompressobj, bz2's and lzma's decompressors: what decompressed() uses of them."""
+
+    eof: bool
+    unused_data: bytes
+
+    def decompress(self, data: bytes, max_length: int = -1) -> bytes: ...
+
+
 MAX_ELF_BYTES = 1 << 32  # an ELF member larger than this is not read at all
 IN_MEMORY_BYTES = 16 << 20  # a larger ELF member goes through a temporary file: memory stays bounded
 PIECE = 1 << 20  # what one read of a member's data takes
 ERRORS = (tarfile.TarError, OSError, EOFError, ValueError, zlib.error, lzma.LZMAError)
-# How a compressed archive starts, and the module that reads it as a stream (tarfile's own stream
+OUT = 4 << 20  # the most one step of decompression gives: a small archive of zeros cannot fill the memory
+TRUNCATED = "Compressed file ended before the end-of-stream marker was reached"  # as gzip, bz2 and lzma say it
+
+
+def _gzip() -> Decompressor:
+    return zlib.decompressobj(wbits=31)
+
+
+# How a compressed archive starts, and the decompressor of one of its streams (tarfile's own stream
 # reader copies its whole buffer on every small read, which made a large archive's headers slow).
-COMPRESSED = (
-    (b"\x1f\x8b", lambda raw: gzip.GzipFile(fileobj=raw, mode="rb")),
-    (b"BZh", bz2.BZ2File),
-    (b"\xfd7zXZ\x00", lzma.LZMAFile),
+COMPRESSED: tuple[tuple[bytes, Callable[[], Decompressor]], ...] = (
+    (b"\x1f\x8b", _gzip),
+    (b"BZh", bz2.BZ2Decompressor),
+    (b"\xfd7zXZ\x00", lzma.LZMADecompressor),
 )
 
 # Images that are not tar archives, by their first bytes (offset, magic): what
@@ -78,8 +97,8 @@ def read_archive(path: Path, image: Image, exclusions: Exclusions, watch: Watche
     with raw:
         head = raw.read(6)
         raw.seek(0)
-        reader = next((kind for magic, kind in COMPRESSED if head.startswith(magic)), None)
-        stream = Ahead(reader(raw)) if reader is not None else raw
+        new = next((kind for magic, kind in COMPRESSED if head.startswith(magic)), None)
+        stream = Ahead(decompressed(raw, new)) if new is not None else raw
         try:
             try:
                 archive = tarfile.open(fileobj=stream, mode="r:")  # noqa: SIM115 - closed below
@@ -91,13 +110,43 @@ def read_archive(path: Path, image: Image, exclusions: Exclusions, watch: Watche
             stream.close()
 
 
+def decompressed(raw: BinaryIO, new: Callable[[], Decompressor]) -> Iterator[bytes]:
+    """The decompressed bytes of raw, in pieces of at most OUT bytes, stream
+    after stream (gzip, bzip2 and xz files may hold several one after
+    another; zeros after the last are padding). Raises EOFError when the
+    file ends inside a stream, as gzip.open would."""
+    decompressor, fed, full, pending = new(), False, False, b""
+    while True:
+        if decompressor.eof:
+            pending = decompressor.unused_data + pending
+            decompressor, fed, full = new(), False, False
+        if not fed and not pending.strip(b"\0"):
+            pending = b""  # between streams, or after the last: only padding
+        # zlib hands back what it did not take (unconsumed_tail); bz2 and lzma keep it and say when they need more
+        hungry = decompressor.needs_input if hasattr(decompressor, "needs_input") else not full
+        if not pending and hungry:
+            pending = raw.read(PIECE)
+            if not pending:
+                if fed:
+                    raise EOFError(TRUNCATED)
+                return
+            if not fed and not pending.strip(b"\0"):
+                continue
+        fed = fed or bool(pending)
+        piece = decompressor.decompress(pending, OUT)
+        pending = getattr(decompressor, "unconsumed_tail", b"")
+        full = len(piece) == OUT
+        if piece:
+            yield piece
+
+
 class Ahead:
     """A decompressed stream read ahead in a thread, a few pieces at most:
     zlib, bz2 and lzma let go of the interpreter while they work, so the
     archive is decompressed on one core while its members are read on the
     other. Forward only, as tarfile reads an archive member by member."""
 
-    def __init__(self, source: io.BufferedIOBase, pieces: int = 8) -> None:
+    def __init__(self, source: Iterator[bytes], pieces: int = 4) -> None:
         self._pieces: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=pieces)
         self._stop = threading.Event()
         self._current = memoryview(b"")
@@ -106,11 +155,12 @@ class Ahead:
         self._thread = threading.Thread(target=self._fill, args=(source,), daemon=True)
         self._thread.start()
 
-    def _fill(self, source: io.BufferedIOBase) -> None:
+    def _fill(self, source: Iterator[bytes]) -> None:
         item: bytes | BaseException | None = None
         try:
-            # read1: what one input chunk gives, so the data before a cut is handed on before the error
-            while not self._stop.is_set() and (piece := source.read1(PIECE)):
+            for piece in source:
+                if self._stop.is_set():
+                    return
                 self._pieces.put(piece)
         except BaseException as err:  # handed to the reader, which raises it where tarfile expects it
             item = err
@@ -195,11 +245,13 @@ def _member(
     placed = _place(name, image)
     if placed is None:
         return
-    pattern = exclusions.match(placed) if exclusions.patterns else None
-    if pattern is not None or _under_excluded(placed, image):
+    if exclusions.patterns:
+        pattern = exclusions.match(placed)
         if pattern is not None:
             image.exclude(placed, pattern)
-        return
+            return
+        if _under_excluded(placed, image):
+            return
     if member.isdir():
         image.add(placed, Node("dir"))
     elif member.issym():

@@ -23,7 +23,7 @@ def read_image(path: Path, exclusions: Exclusions | None = None, watch: Watcher 
     exclusions = exclusions or Exclusions()
     if stat.S_ISDIR(info.st_mode):
         if is_running_system(path):
-            return live_image(path, exclusions)
+            return live_image(path, exclusions, watch)
         image = Image(str(path), path.resolve().as_uri().rstrip("/") + "/")
         image.excluded = {pattern: [] for pattern in exclusions.patterns}  # in the order given, matched or not
         read_directory(path, image, exclusions, watch)

@@ -69,6 +69,6 @@ def check(audit: Audit) -> Iterator[Finding]:
                 RULE, path, f"{directory} is not searched by the {abi.name} loader (it searches "
                 f"{listed(list(dict.fromkeys(searched)), 6)}), and no RPATH or RUNPATH names it",
                 fix=f"Configure the package with the image's libdir for {abi.name} (--libdir={libdir}, "
-                f"-DCMAKE_INSTALL_LIBDIR={libdir.removeprefix('/usr/')}), or add {directory} to /etc/ld.so.conf.d/ "
+                f"-DCMAKE_INSTALL_LIBDIR={libdir.removeprefix('/usr/')}), or add /{directory} to /etc/ld.so.conf.d/ "
                 "if it is meant to be searched.",
             )  # fmt: skip
