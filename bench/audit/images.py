@@ -64,8 +64,8 @@ def large_image(bench: Path) -> Path:
     image = bench / "arm64-large"
     if image.exists():
         return image
-    work = bench / "arm64-large.tmp"
-    cache = bench / "debs-cache"
+    work = bench.resolve() / "arm64-large.tmp"
+    cache = bench.resolve() / "debs-cache"  # debootstrap wants it absolute; the .debs are kept for a rebuild
     shutil.rmtree(work, ignore_errors=True)
     cache.mkdir(parents=True, exist_ok=True)
     subprocess.run(

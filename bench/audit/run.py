@@ -69,7 +69,11 @@ def main() -> None:
     parser.add_argument("--bench-dir", type=Path, default=ROOT / "build" / "bench")
     parser.add_argument("--readelf-loop", action="store_true", help="time the readelf loop too (minutes a run)")
     parser.add_argument("--write", action="store_true", help="put the tables into docs/benchmarks.md")
+    parser.add_argument("--live", action="store_true", help="only time `portkit audit rootfs /`, this machine")
     args = parser.parse_args()
+    if args.live:
+        print(report_live(args.repeat))
+        return
     image = large_image(args.bench_dir)
     tarball = archive(image)
     planted = planted_image(image)
@@ -103,6 +107,20 @@ def main() -> None:
     print(section)
     if args.write:
         write_section(ROOT / "docs" / "benchmarks.md", section + "\n", BEGIN, END)
+
+
+def report_live(repeat: int) -> str:
+    """`portkit audit rootfs /`: what it read and found, and how long it took."""
+    seconds, peak, out = timed([*PORTKIT, "/"], repeat)
+    document = json.loads(out)
+    rules = Counter(f["rule"] for f in document["findings"])
+    left = document["left_out"]
+    return (
+        f"Machine: {machine()}; median of {repeat} runs: {seconds:.1f} s, {peak / 1024:.0f} MiB; "
+        f"{document['image']['entries']} entries read, {document['files']['elf']} ELF files; findings by rule "
+        f"{dict(sorted(rules.items()))}; left out: {len(left['sysroots'])} sysroots, {len(left['other_abis'])} "
+        f"other ABIs' library directories, {len(left['not_read'])} top directories not read"
+    )
 
 
 def report_speed(args, image: Path, tarball: Path, document: dict, runs: dict, same: bool) -> str:
