@@ -22,7 +22,8 @@ from portkit.core.output import tell
 # for the list of commands): `portkit scan` does not pay for loading audit's
 # rule tables, which is a tenth of a second of every short run.
 COMMANDS = {
-    name: f"portkit.commands.{name}.command" for name in ("cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit")
+    name: f"portkit.commands.{name}.command"
+    for name in ("cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit", "agents")
 }
 
 EPILOG = """\

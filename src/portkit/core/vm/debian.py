@@ -22,7 +22,7 @@ from portkit.core.errors import BadInput, EnvironmentProblem
 APT_SECONDS = 60.0  # apt-cache and dpkg-deb on local files
 DOWNLOAD_SECONDS = 900.0  # a kernel package is 60-70 MB
 APT_LISTS = Path("/var/lib/apt/lists")  # apt-get update rewrites it: a lookup is good until then
-IMAGE_NAME = re.compile(r"^linux-image-\d")  # linux-image-6.1.0-50-arm64: the package holding /boot/vmlinuz
+IMAGE_NAME = re.compile(r"^linux-image-\d+\.\d+")  # linux-image-6.1.0-50-arm64: the package holding /boot/vmlinuz
 MAX_DEPTH = 3  # linux-image-rt-arm64 -> linux-image-6.1.0-50-rt-arm64: metapackages point to the image
 
 

@@ -32,6 +32,9 @@ class Machine:
     console: str  # the kernel's name for the serial console
     runs: tuple[str, ...]  # the architectures whose programs the kernel runs, its own first
     accelerable: tuple[str, ...] = ()  # host architectures on which KVM may run it
+    cpus: int | None = None  # None: as many as this host has, up to MAX_CPUS
+    memory_mb: int = MEMORY_MB
+    mttcg: bool = True  # qemu runs each virtual CPU on a thread of its own (not for MIPS guests)
 
     @property
     def name(self) -> str:
@@ -55,9 +58,29 @@ MACHINES = {
     "i686": Machine(
         "qemu-system-i386", "qemu-system-x86", ("-M", "pc", "-cpu", "max"), "ttyS0", ("i686",), ("x86_64", "i686")
     ),
-    "mips64el": Machine("qemu-system-mips64el", "qemu-system-mips", ("-M", "loongson3-virt"), "ttyS0", ("mips64el",)),
+    # Without firmware the second CPU of loongson3-virt fails to start ("CPU1:
+    # failed to start"), so one; MIPS guests run single-threaded under TCG.
+    "mips64el": Machine(
+        "qemu-system-mips64el",
+        "qemu-system-mips",
+        ("-M", "loongson3-virt"),
+        "ttyS0",
+        ("mips64el",),
+        cpus=1,
+        mttcg=False,
+    ),
 }
-MALTA = Machine("qemu-system-mips64el", "qemu-system-mips", ("-M", "malta", "-cpu", "5KEc"), "ttyS0", ("mips64el",))
+# Malta's kernel finds its memory below 256 MB.
+MALTA = Machine(
+    "qemu-system-mips64el",
+    "qemu-system-mips",
+    ("-M", "malta", "-cpu", "5KEc"),
+    "ttyS0",
+    ("mips64el",),
+    cpus=1,
+    memory_mb=256,
+    mttcg=False,
+)
 
 
 def machine_for(kernel: Kernel, spec: str) -> Machine:
@@ -76,40 +99,40 @@ def machine_for(kernel: Kernel, spec: str) -> Machine:
     return machine
 
 
-def accelerator(machine: Machine) -> str:
-    """ "kvm" where this host virtualizes the machine's architecture in
-    hardware, else "tcg" (qemu's emulation)."""
-    if platform.machine() not in machine.accelerable:
+def accelerator(
+    machine: Machine, cpuinfo: Path = Path("/proc/cpuinfo"), kvm: Path = Path("/dev/kvm"), host: str | None = None
+) -> str:
+    """KVM ("kvm") where this host virtualizes the machine's architecture in
+    hardware, else qemu's emulation ("tcg")."""
+    if (host or platform.machine()) not in machine.accelerable:
         return "tcg"
     try:
-        flags = next(
-            (line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("flags")), ""
-        ).split()
+        flags = next((line for line in cpuinfo.read_text().splitlines() if line.startswith("flags")), "").split()
     except OSError:
         return "tcg"
-    if ("vmx" in flags or "svm" in flags) and os.access("/dev/kvm", os.R_OK | os.W_OK):
+    if ("vmx" in flags or "svm" in flags) and os.access(kvm, os.R_OK | os.W_OK):
         return "kvm"
     return "tcg"
 
 
-def command_line(machine: Machine, kernel: Kernel, initrd: Path, accel: str, append: str = "") -> list[str]:
+def command_line(machine: Machine, kernel: Kernel, initrd: Path, accel: str, spec: str) -> list[str]:
     """qemu-system's argv: the serial console on stdin and stdout, no display,
     no monitor, no reboot (a panic or a reset ends qemu)."""
     emulator = shutil.which(machine.qemu)
     if emulator is None:
         raise EnvironmentProblem(
-            f"{machine.qemu} is not installed (it boots {kernel.arch.name} kernels)",
+            f"--target {spec}: {machine.qemu} is not installed (it boots {kernel.arch.name} kernels)",
             hint=f"apt-get install {machine.package}",
         )
-    cpus = max(1, min(MAX_CPUS, os.cpu_count() or 1))
+    cpus = machine.cpus or max(1, min(MAX_CPUS, os.cpu_count() or 1))
     options = list(machine.options)
     if accel == "kvm":
         previous = ["", *options[:-1]]
         options = [("host" if before == "-cpu" else word) for before, word in zip(previous, options, strict=True)]
         accel_option = "kvm"
     else:
-        accel_option = "tcg,thread=multi"
-    cmdline = f"console={machine.console} panic=-1 rdinit=/init {append}".strip()
+        accel_option = "tcg,thread=multi" if machine.mttcg else "tcg"
+    cmdline = f"console={machine.console} panic=-1 rdinit=/init"
     return [
         emulator,
         *options,
@@ -118,7 +141,7 @@ def command_line(machine: Machine, kernel: Kernel, initrd: Path, accel: str, app
         "-smp",
         str(cpus),
         "-m",
-        str(MEMORY_MB),
+        str(machine.memory_mb),
         "-display",
         "none",
         "-monitor",

@@ -26,7 +26,7 @@ from portkit.core.progress import StatusLine
 from portkit.core.target import AgentCall, AgentResult, Running, Target
 from portkit.core.vm import console, kernel, machine
 from portkit.core.vm.initramfs import AGENTS, CONFIG, Entry, init_script, newc
-from portkit.core.vm.session import GuestProcess, Session
+from portkit.core.vm.session import BOOT_SECONDS, GuestProcess, Session
 
 MAX_INPUT_BYTES = 256 << 20  # files copied into the VM live in its memory
 TCG_SLOWDOWN = 20.0  # an agent's work under TCG takes up to this many times a board's (vdso bench: 10-180x per call)
@@ -72,7 +72,8 @@ class VmTarget(Target):
     def start(self, call: AgentCall, status: StatusLine | None = None) -> GuestProcess:  # type: ignore[override]
         files = self._files_of(call)
         if self.state.session is None:
-            self._boot(files, status)
+            # --timeout bounds the boot too; without it, the boot has its own limit
+            self._boot(files, status, call.timeout if call.limit_given and call.timeout else BOOT_SECONDS)
         session = self.state.session
         assert session is not None and self.state.agent_in_vm is not None
         missing = [name for name in files if name not in self.state.inputs]
@@ -89,7 +90,7 @@ class VmTarget(Target):
             raise BadInput(f"--target {self.spec}: '-' (standard input) cannot reach a VM; name a file")
         return [os.path.abspath(name) for name in names]
 
-    def _boot(self, files: list[str], status: StatusLine | None) -> None:
+    def _boot(self, files: list[str], status: StatusLine | None, limit: float) -> None:
         s = self.state
         s.kernel = kernel.resolve(self.what, self.spec, status)
         s.machine = machine.machine_for(s.kernel, self.spec)
@@ -109,14 +110,30 @@ class VmTarget(Target):
         s.scratch = tempfile.TemporaryDirectory(prefix="portkit-vm-")
         initrd = Path(s.scratch.name) / "initrd.cpio"
         initrd.write_bytes(newc(entries))
-        argv = machine.command_line(s.machine, s.kernel, initrd, s.accelerator)
+        argv = machine.command_line(s.machine, s.kernel, initrd, s.accelerator, self.spec)
         s.session = Session(argv, marker, f"--target {self.spec}")
         label = f"{s.kernel.source} on {s.machine.qemu} ({s.accelerator.upper()})"
         try:
-            s.session.start(status, label)
+            s.session.start(status, label, limit)
+        except EnvironmentProblem as err:
+            self.close()
+            raise EnvironmentProblem(str(err), hint=self._console_log(s.session)) from None
         except BaseException:
             self.close()
             raise
+
+    def _console_log(self, session: Session) -> str:
+        """The failed boot's whole console, kept in the cache for the user to read."""
+        log = kernel.cache_root() / "vm" / "last-boot.log"
+        lines = list(session.tail)
+        try:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            log.write_text(f"# {' '.join(session.argv)}\n" + "".join(line + "\n" for line in lines))
+        except OSError:
+            return "is the kernel built for this machine and its serial console?"
+        if not any(line.strip() for line in lines):
+            return f"it printed nothing: is it built for {session.argv[0]}'s machine and its serial console? ({log})"
+        return f"the kernel's messages before that are in {log}"
 
     def _agents(self, k: kernel.Kernel, m: machine.Machine) -> tuple[dict[str, Path], PurePosixPath]:
         """The agents the VM gets (architecture -> file here) and the path in
