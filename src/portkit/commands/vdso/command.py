@@ -106,7 +106,9 @@ def agent_call(args: argparse.Namespace) -> AgentCall:
             argv += [f"--{dest}", str(value)]
     # verify without a vDSO has nothing to verify: exit 3 with its document, which says why.
     exits = frozenset({Exit.ENVIRONMENT}) if args.mode == "verify" else frozenset()
-    return AgentCall(tuple(argv), SCHEMAS[args.mode], timeout(args), document_exits=exits)
+    # --image is read and --dump written on the target: a VM is given the one and sends the other back.
+    files = {"inputs": (str(args.image),) if args.image else (), "outputs": (str(args.dump),) if args.dump else ()}
+    return AgentCall(tuple(argv), SCHEMAS[args.mode], timeout(args), document_exits=exits, **files)
 
 
 def timeout(args: argparse.Namespace) -> float:

@@ -69,6 +69,9 @@ def decode_gzip(lines: list[str]) -> bytes | None:
         packed = base64.b64decode("".join(lines), validate=True)
         if not packed:
             return b""
-        return zlib.decompressobj(wbits=31).decompress(packed)
+        inflate = zlib.decompressobj(wbits=31)
+        data = inflate.decompress(packed)
     except (ValueError, zlib.error):
         return None
+    # a stream cut short decompresses without complaint: only its end (and CRC) proves it whole
+    return data if inflate.eof else None

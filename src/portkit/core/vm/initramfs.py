@@ -99,6 +99,9 @@ def init_script(marker: str, agents: dict[str, str]) -> bytes:
         "run() {",
         "  id=$1 d=$R/$1",
         "  base64 -d $d.b64 > $d.sh 2>/dev/null",
+        "  if [ -f $d.w ]; then",  # where the run writes files, as here
+        '    while read -r p; do mkdir -p "$(dirname "$(echo "$p" | base64 -d)")"; done < $d.w',
+        "  fi",
         "  mkfifo $d.err",
         '  sed "s/^/$T $id e /" < $d.err &',
         "  s=$!",
