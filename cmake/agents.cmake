@@ -29,7 +29,8 @@ foreach(triple IN LISTS PK_AGENT_TRIPLES)
   if(triple STREQUAL PK_HOST_TRIPLE)
     continue()
   endif()
-  find_program(PK_CC_${triple} NAMES ${triple}-gcc)
+  # on PATH, where the toolchain file (cmake/toolchains/) finds it too
+  find_program(PK_CC_${triple} NAMES ${triple}-gcc NO_CMAKE_SYSTEM_PATH)
   if(NOT PK_CC_${triple})
     message(WARNING "portkit: no ${triple} agent in this install: ${triple}-gcc was not found "
                     "(Debian: apt-get install gcc-${triple})")

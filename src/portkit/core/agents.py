@@ -47,9 +47,9 @@ class Place:
         return next((path for path in candidates if path.is_file()), None)
 
 
-ENVIRONMENT = f"${AGENT_DIR_VARIABLE}"
-INSTALLED = "installed with portkit"
-SOURCE_TREE = "this clone's build/"
+ENVIRONMENT = AGENT_DIR_VARIABLE
+INSTALLED = "installed"  # with portkit, in the package
+SOURCE_TREE = "clone"  # the build/ of the clone portkit runs from
 
 
 def host_arch() -> Arch | None:

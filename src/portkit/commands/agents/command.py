@@ -62,24 +62,21 @@ def agents_document() -> dict:
 
 
 def render(document: dict) -> list[RenderableType]:
+    """A row per architecture, each agent named under the directory it was
+    found in; the directories, in the order they are searched, below."""
+    roots = {place["origin"]: place["path"] for place in document["search"]}
     table = []
     for row in document["agents"]:
         agent = row["agent"]
         if agent is None:
             table.append([row["arch"], styled(f"none: {row['missing']}", "yellow"), "", ""])
-        else:
-            table.append([row["arch"], agent["path"], f"{agent['bytes'] / 1024:.0f} KiB", agent["origin"]])
+            continue
+        root = roots.get(agent["origin"], "")
+        shown = agent["path"].removeprefix(root + "/") if root else agent["path"]
+        table.append([row["arch"], shown, f"{agent['bytes'] / 1024:.0f} KiB", agent["origin"]])
     variable = document["agent_dir_variable"]
-    searched = ", then ".join(f"{place['path']} ({place['origin']})" for place in document["search"]) or "nowhere"
-    out: list[RenderableType] = [
-        columns(["arch", "agent", "size", "from"], table, right=[2], wrap=1),
-        "",
-        fields(
-            [
-                ("local", document["local"] or styled("none (pip install . builds it)", "yellow")),
-                ("searched", searched),
-                (f"${variable['name']}", variable["value"] or "not set (a directory of <triple>/portkit-target)"),
-            ]
-        ),
-    ]
-    return out
+    places: list[tuple[str, RenderableType]] = [(origin, path) for origin, path in roots.items()]
+    if not variable["value"]:
+        places.insert(0, (variable["name"], "not set (a directory of <triple>/portkit-target, searched first)"))
+    places.append(("local", document["local"] or styled("none (pip install . builds it)", "yellow")))
+    return [columns(["arch", "agent", "size", "from"], table, right=[2], wrap=1), "", fields(places)]
