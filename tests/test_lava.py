@@ -175,3 +175,20 @@ def test_no_agent_is_one_failed_case(tmp_path: Path) -> None:
     proc = subprocess.run([LAVA / "portkit-lava", "cpu"], env=env, capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout == "lava-test-case portkit-agent fail\n"
     assert "no agent that runs here" in proc.stderr
+
+
+def test_lava_dispatcher_validates_the_job_on_the_qemu_device_type(tmp_path: Path) -> None:
+    """Debian's lava-dispatcher (fetched, not installed) builds and checks the
+    job's whole pipeline against the qemu device dictionary lava-server renders."""
+    _lava_common()
+    proc = subprocess.run(
+        [LAVA / "run-local", tmp_path], capture_output=True, text=True, timeout=900, env={**os.environ}
+    )
+    if proc.returncode == 3 and not os.environ.get("CI"):
+        pytest.skip(proc.stderr.strip())
+    assert proc.returncode == 0, proc.stderr
+    assert '"case": "validate", "definition": "lava", "result": "pass"' in proc.stdout
+    job = (tmp_path / "job.yaml").read_text()
+    assert f"repository: {ROOT}" in job and "file:///var/cache" not in job
+    device = (tmp_path / "device.yaml").read_text()
+    assert "qemu-system-aarch64" in device and "-cpu cortex-a72" in device
