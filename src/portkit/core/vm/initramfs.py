@@ -90,6 +90,7 @@ def init_script(marker: str, agents: dict[str, str]) -> bytes:
         "mount -t devtmpfs devtmpfs /dev 2>/dev/null",  # already there with CONFIG_DEVTMPFS_MOUNT
         "mount -t tmpfs tmpfs /tmp",
         "mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null",
+        "mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null",  # the preemption mode of a PREEMPT_DYNAMIC kernel
         f'[ -f {CONFIG} ] && ln -s {CONFIG.name} "/boot/config-$(uname -r)"',
         "echo 1 > /proc/sys/kernel/printk",  # from here on only emergencies share the console
         "stty -echo -icrnl -ixon -isig 2>/dev/null",
