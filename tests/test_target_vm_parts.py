@@ -183,3 +183,27 @@ def test_ssh_addresses_ipv6_literals_among_them(spec: str, expected: tuple[str, 
 def test_malformed_ssh_addresses_are_refused(spec: str) -> None:
     with pytest.raises(BadInput, match=r"ssh:\[USER@\]HOST\[:PORT\]"):
         split_address(spec)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(head=st.binary(max_size=0x600), magic=st.sampled_from([b"", b"ARM\x64", b"HdrS", b"\x7fELF", b"\x1f\x8b"]))
+def test_any_file_given_as_a_kernel_is_an_architecture_or_one_refusal(
+    tmp_path_factory: pytest.TempPathFactory, head: bytes, magic: bytes
+) -> None:
+    """Whatever a file holds, vm:PATH names its architecture or refuses it as
+    bad input; taking a bzImage's payload out never raises."""
+    from portkit.core.vm import kernel as vm_kernel
+
+    data = bytearray(head.ljust(0x600, b"\0"))
+    where = {b"ARM\x64": 0x38, b"HdrS": 0x202, b"\x7fELF": 0, b"\x1f\x8b": 0}.get(magic, 0)
+    data[where : where + len(magic)] = magic
+    path = tmp_path_factory.mktemp("image") / "vmlinuz"
+    path.write_bytes(bytes(data))
+    try:
+        arch = vm_kernel.image_arch(path, "vm:x")
+    except BadInput as err:
+        assert "is not a kernel image portkit can boot" in str(err)
+    else:
+        assert arch.name in ("aarch64", "x86_64", "i686", "arm", "mips64el", "mips")
+    payload = vm_kernel._bzimage_payload(bytes(data))
+    assert payload is None or payload[:4] == b"\x7fELF"
