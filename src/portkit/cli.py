@@ -30,6 +30,7 @@ EPILOG = """\
 examples:
   portkit scan examples/legacy32/            64-bit portability defects in C
   portkit vdso bench --target qemu-aarch64   the vDSO of an emulated AArch64 target
+  portkit vdso --target vm:linux-image-arm64 --agent-arch armhf   a 32-bit program on Debian's arm64 kernel
   portkit COMMAND --help                     each command's options and examples
 
 exit status:

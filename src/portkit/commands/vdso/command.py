@@ -52,7 +52,8 @@ EXAMPLES = (
     "  portkit vdso                          what this process's vDSO exports\n"
     "  portkit vdso verify                   vDSO and system calls agree for every clock\n"
     "  portkit vdso bench --calls 500000     the compat-vDSO field report's loop\n"
-    "  portkit vdso --agent build/i686-linux-gnu/portkit-target   a 32-bit process (compat vDSO)\n"
+    "  portkit vdso --agent-arch i686        a 32-bit process here (compat vDSO)\n"
+    "  portkit vdso --target vm:linux-image-arm64 --agent-arch armhf   the compat vDSO of Debian's arm64 kernel\n"
     "  portkit vdso --image arch/arm64/kernel/vdso32/vdso.so      a kernel build's compat vDSO"
 )
 
