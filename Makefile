@@ -13,7 +13,8 @@ CMAKE_CONFIGURE := cmake -S . -G Ninja -Wno-dev --log-level=WARNING
 # so no run depends on, or leaves, a cache outside it (~/.cache, ~/.config).
 export PIP_CACHE_DIR := $(CURDIR)/build/cache/pip
 export MPLCONFIGDIR := $(CURDIR)/build/cache/matplotlib
-export XDG_CACHE_HOME := $(CURDIR)/build/cache/xdg
+# portkit's own (vm:'s kernels and busybox): build/cache/portkit
+export XDG_CACHE_HOME := $(CURDIR)/build/cache
 
 .PHONY: all setup system install native asan cross test test-native test-python lint demo demo-rootfs clean
 
