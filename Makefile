@@ -8,10 +8,13 @@ BIN    := $(VENV)/bin
 TRIPLES := aarch64-linux-gnu arm-linux-gnueabihf mips64el-linux-gnuabi64 mips-linux-gnu i686-linux-gnu
 CMAKE_CONFIGURE := cmake -S . -G Ninja -Wno-dev --log-level=WARNING
 
-# What a run caches stays in the clone (pip's wheels, matplotlib's font list),
+# What a run caches stays in the clone (pip's wheels, matplotlib's font list,
+# portkit's own caches under XDG_CACHE_HOME: scan's results, fetched kernels),
 # so no run depends on, or leaves, a cache outside it (~/.cache, ~/.config).
 export PIP_CACHE_DIR := $(CURDIR)/build/cache/pip
 export MPLCONFIGDIR := $(CURDIR)/build/cache/matplotlib
+# portkit's own (vm:'s kernels and busybox): build/cache/portkit
+export XDG_CACHE_HOME := $(CURDIR)/build/cache
 
 .PHONY: all setup system install native asan cross test test-native test-python lint demo demo-rootfs clean
 

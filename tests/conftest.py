@@ -107,3 +107,11 @@ def validate_sarif(sarif: dict) -> None:
     validator = jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
     errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(sarif)]
     assert errors == []
+
+
+@pytest.fixture(scope="session")
+def report_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each area's result as the commands write it, made once for portkit report's tests (tests/report_samples.py)."""
+    from report_samples import save_results
+
+    return save_results(tmp_path_factory.mktemp("report-results"))

@@ -5,6 +5,8 @@ terminal (progress, 80 columns) and in a pipe; counts in words."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -98,3 +100,96 @@ def test_json_and_sarif_are_untouched_by_progress(one_program: Path, tmp_path: P
     screen = run_on_terminal(["audit", "rootfs", str(one_program), "--format", "json", "-o", str(out)])
     assert screen.returncode == 1
     assert json.loads(out.read_text())["schema"] == "portkit.audit-rootfs/1"
+
+
+# -- --exclude ------------------------------------------------------------------------------------------
+
+
+def test_exclude_leaves_paths_out_and_the_summary_names_them(one_program: Path) -> None:
+    (one_program / "opt/junk/bin").mkdir(parents=True)
+    shutil.copy(HOST_PROGRAM, one_program / "opt/junk/bin/tool")
+    (one_program / "bin/tool.debug").write_bytes(HOST_PROGRAM.read_bytes())
+    proc = audit(one_program, "--exclude", "opt/junk", "--exclude", "*.debug", "--format", "json", "--fail-on", "never")
+    assert proc.returncode == 0, proc.stderr
+    document = json.loads(proc.stdout)
+    assert document["left_out"]["excluded"] == [
+        {"pattern": "opt/junk", "paths": ["opt/junk"]},
+        {"pattern": "*.debug", "paths": ["bin/tool.debug"]},
+    ]
+    assert {f["location"]["path"] for f in document["findings"]} == {"bin/true"}
+    assert document["files"]["elf"] == 1
+    text = audit(one_program, "--exclude", "opt/junk", "--fail-on", "never").stdout
+    assert re.search(r"^left out\s+opt/junk \(--exclude\): opt/junk$", text, re.M), text
+    archive = one_program.parent / "image.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(one_program, arcname=".")
+    from_tar = json.loads(audit(archive, "--exclude", "opt/junk", "--exclude", "*.debug", "--format", "json",
+                                "--fail-on", "never").stdout)  # fmt: skip
+    assert from_tar["left_out"] == document["left_out"]
+
+
+# -- the running system ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def system(tmp_path: Path) -> Path:
+    """A system root made of this machine's own files: a program in usr/bin,
+    its libc and loader where Debian keeps them; a cross toolchain's sysroot
+    (usr/aarch64-linux-gnu), a program outside PATH (opt/) and a home
+    directory holding another architecture's build."""
+    root = tmp_path / "system"
+    for directory in ("usr/bin", "usr/lib/x86_64-linux-gnu", "lib64", "usr/aarch64-linux-gnu/lib", "opt/tool",
+                      "home/dev/build"):  # fmt: skip
+        (root / directory).mkdir(parents=True)
+    for name in ("bin", "lib"):
+        os.symlink(f"usr/{name}", root / name)
+    shutil.copy(HOST_PROGRAM, root / "usr/bin/true")
+    shutil.copy(HOST_PROGRAM, root / "opt/tool/tool")
+    shutil.copy(Path("/lib/x86_64-linux-gnu/libc.so.6").resolve(), root / "usr/lib/x86_64-linux-gnu/libc.so.6")
+    loader = Path("/lib64/ld-linux-x86-64.so.2").resolve()
+    shutil.copy(loader, root / "usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2")
+    os.symlink("/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", root / "lib64/ld-linux-x86-64.so.2")
+    sysroot_libc = Path("/usr/aarch64-linux-gnu/lib/libc.so.6")
+    if sysroot_libc.exists():
+        shutil.copy(sysroot_libc.resolve(), root / "usr/aarch64-linux-gnu/lib/libc.so.6")
+        shutil.copy(sysroot_libc.resolve(), root / "home/dev/build/app")
+    return root
+
+
+def test_the_running_system_is_read_as_its_loader_meets_it(system: Path) -> None:
+    """live.py on a system root: only PATH's programs, the loader's
+    directories and what they load are read; the rest is named, not read."""
+    from portkit.commands.audit.rootfs.audit import Audit, infer_target
+    from portkit.commands.audit.rootfs.document import audit_fields
+    from portkit.commands.audit.rootfs.image import Exclusions
+    from portkit.commands.audit.rootfs.live import live_image
+    from portkit.commands.audit.rootfs.rules import RULES
+
+    image = live_image(system, Exclusions())
+    target = infer_target(image, None)
+    assert target is not None and target.abi.name == "amd64"
+    audit = Audit(image, target)
+    assert set(audit.files) == {
+        "usr/bin/true",
+        "usr/lib/x86_64-linux-gnu/libc.so.6",
+        "usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+    }
+    never_read = ("home/", "opt/", "usr/aarch64-linux-gnu/")
+    assert not any(path.startswith(never_read) for path in image.nodes)
+    left = audit_fields(audit, [], [], RULES)["left_out"]
+    assert left["sysroots"] == ["usr/aarch64-linux-gnu"]
+    assert left["not_read"] == ["home/", "opt/"]
+
+
+def test_auditing_this_machine_names_only_what_its_loader_loads() -> None:
+    proc = run_portkit("audit", "rootfs", "/", "--format", "json", "--fail-on", "never", timeout=300)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    document = json.loads(proc.stdout)
+    assert document["image"]["kind"] == "running system"
+    left = document["left_out"]
+    elsewhere = tuple(f"{d}/" for d in left["sysroots"] + left["other_abis"]) + tuple(left["not_read"])
+    paths = {f["location"]["path"] for f in document["findings"]}
+    assert not [p for p in paths if p.startswith(elsewhere)]
+    assert not [f for f in document["findings"] if f["rule"] in ("PKR101", "PKR301")]
+    if Path("/usr/aarch64-linux-gnu/lib").is_dir():  # the cross toolchain scripts/install-system-packages installs
+        assert "usr/aarch64-linux-gnu" in left["sysroots"]

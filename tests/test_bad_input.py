@@ -63,6 +63,15 @@ MISTAKES: list[tuple[list[str], int]] = [
     (["rt", "run", "--cpus", "999", "--duration", "1", "-o", "{tmp}/study"], 2),
     (["rt", "run", "--loads", "nap", "--duration", "1", "-o", "{tmp}/study"], 2),
     (["audit", "rootfs", "examples/legacy32", "--select", "PKX"], 2),
+    (["report"], 2),
+    (["report", "README.md"], 2),
+    (["report", "examples/legacy32"], 2),
+    (["report", "--source", "examples/legacy32", "-o", "examples"], 2),
+    (["report", "--kconfig", "README.md"], 2),
+    (["report", "--rootfs", "no-such-image"], 2),
+    (["report", "--source", "examples/legacy32", "--baseline", "README.md"], 2),
+    (["report", "--source", "examples/legacy32", "--max-latency-us", "fast"], 2),
+    (["report", "--target", "nowhere"], 2),
 ]
 
 

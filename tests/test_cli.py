@@ -21,7 +21,7 @@ from portkit.cli import main
 from portkit.core.errors import BadInput, EnvironmentProblem
 from portkit.core.target import AgentCall, parse_target
 
-COMMANDS = ["cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit"]
+COMMANDS = ["cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit", "report"]
 
 
 def portkit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

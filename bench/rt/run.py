@@ -41,8 +41,8 @@ from benchlib import machine, write_section  # noqa: E402
 from portkit.commands.rt.importers import import_text  # noqa: E402
 from portkit.commands.rt.stats import percentiles_ns  # noqa: E402
 from portkit.commands.rt.summary import merged_histogram  # noqa: E402
+from portkit.core.agents import local_agent  # noqa: E402
 from portkit.core.arches import ARCHES  # noqa: E402
-from portkit.core.target import local_agent  # noqa: E402
 
 BEGIN, END = "<!-- rt-bench:begin -->", "<!-- rt-bench:end -->"
 HEADING = "## rt: `portkit-target rt` against cyclictest, and the load matrix\n\n"

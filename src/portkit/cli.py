@@ -22,13 +22,15 @@ from portkit.core.output import tell
 # for the list of commands): `portkit scan` does not pay for loading audit's
 # rule tables, which is a tenth of a second of every short run.
 COMMANDS = {
-    name: f"portkit.commands.{name}.command" for name in ("cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit")
+    name: f"portkit.commands.{name}.command"
+    for name in ("cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit", "report", "agents")
 }
 
 EPILOG = """\
 examples:
   portkit scan examples/legacy32/            64-bit portability defects in C
   portkit vdso bench --target qemu-aarch64   the vDSO of an emulated AArch64 target
+  portkit vdso --target vm:linux-image-arm64 --agent-arch armhf   a 32-bit program on Debian's arm64 kernel
   portkit COMMAND --help                     each command's options and examples
 
 exit status:

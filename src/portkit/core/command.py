@@ -2,8 +2,8 @@
 
 Each command package has a `command.py` whose `register(subparsers)` calls
 add_command() once; the run function it names returns the exit code. Options
-belong to the commands that use them: an agent command gets --target, --agent
-and --timeout, a host command refuses them with one line rather than ignoring them.
+belong to the commands that use them: an agent command gets --target, --agent,
+--agent-arch and --timeout, a host command refuses them with one line rather than ignoring them.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from portkit.core.errors import BadInput
 Runs = Literal["agent", "host"]
 # The commands with runs_on="agent", for the refusal of the others (a test
 # checks this against the parsers: only the command asked for is imported).
-AGENT_COMMANDS = "cpu, vdso, crc32c, rt run, rt sysinfo and audit kconfig"
+AGENT_COMMANDS = "cpu, vdso, crc32c, rt run, rt sysinfo, audit kconfig and report"
 
 
 class Parser(argparse.ArgumentParser):
@@ -61,7 +61,7 @@ def add_command(
     if runs_on == "agent":
         _add_target_options(parser)
     else:
-        for option in ("--target", "--agent", "--timeout"):
+        for option in ("--target", "--agent", "--agent-arch", "--timeout"):
             parser.add_argument(option, action=_HostOnly, help=argparse.SUPPRESS)
     parser.set_defaults(run=run)
     return parser
@@ -125,13 +125,20 @@ def _add_target_options(parser: argparse.ArgumentParser) -> None:
         default="local",
         metavar="SPEC",
         help="where the agent runs: local (default), qemu-ARCH, qemu-ARCH:CPU (e.g. qemu-aarch64:cortex-a53), "
-        "or a board: ssh:[USER@]HOST[:PORT]",
+        "a board: ssh:[USER@]HOST[:PORT] (the agent is copied there for the command), or a real kernel in a "
+        "VM: vm:PACKAGE (a Debian kernel package, e.g. vm:linux-image-arm64) or vm:PATH (an image or .deb)",
     )
     group.add_argument(
         "--agent",
-        type=Path,
         metavar="PATH",
-        help="the portkit-target binary to run (default: the built one; with ssh:, its path on the board)",
+        help="the portkit-target binary to run (default: the installed one for the target's architecture; "
+        "with ssh:, a path on the board, used as given)",
+    )
+    group.add_argument(
+        "--agent-arch",
+        metavar="ARCH",
+        help="run the installed agent of ARCH instead of the target's own, e.g. armhf on an arm64 kernel or "
+        "i686 on x86_64 (a 32-bit program on a 64-bit kernel); `portkit agents` lists them",
     )
     group.add_argument(
         "--timeout",
@@ -151,7 +158,7 @@ class _HostOnly(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         raise BadInput(
             f"{parser.prog.removeprefix('portkit ')}: {'/'.join(self.option_strings)}: this command runs on "
-            f"this host, not on a target (--target, --agent and --timeout are for {AGENT_COMMANDS})"
+            f"this host, not on a target (--target, --agent, --agent-arch and --timeout are for {AGENT_COMMANDS})"
         )
 
 

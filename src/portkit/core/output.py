@@ -30,8 +30,8 @@ if TYPE_CHECKING:  # rich is imported only when text is rendered: JSON output st
 TEXT_WIDTH = 100  # what rich's grids wrap at in files and pipes; a terminal uses its own width
 
 
-def write_atomically(path: Path, text: str, option: str = "-o") -> None:
-    """Writes text to path so that a reader sees the old file or the new one,
+def write_atomically(path: Path, text: str | bytes, option: str = "-o") -> None:
+    """Writes text (UTF-8) or bytes to path so that a reader sees the old file or the new one,
     never half. A new file gets the mode the umask allows (0666 & ~umask, as
     `>` in a shell), a replaced one keeps its mode. Anything in the way is one
     error line naming the option and the path."""
@@ -45,8 +45,8 @@ def write_atomically(path: Path, text: str, option: str = "-o") -> None:
     # renaming a temporary file over it would replace /dev/null itself.
     if mode is not None and not stat.S_ISREG(mode):
         try:
-            with path.open("w", encoding="utf-8") as f:
-                f.write(text)
+            with path.open("wb") as f:
+                f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
         except OSError as err:
             raise BadInput(f"{option} {path}: cannot write there ({err.strerror})") from None
         return
@@ -58,8 +58,8 @@ def write_atomically(path: Path, text: str, option: str = "-o") -> None:
         raise BadInput(f"{option} {path}: cannot write there ({err.strerror})") from None
     try:
         os.fchmod(fd, stat.S_IMODE(mode) if mode is not None else 0o666 & ~current_umask())
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -69,6 +69,24 @@ def write_atomically(path: Path, text: str, option: str = "-o") -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def check_writable(path: Path, option: str = "-o") -> None:
+    """What write_atomically would refuse, refused before a long run rather
+    than after it, in its words: a directory for a file, a missing or
+    unwritable directory (a temporary file is made there and removed)."""
+    if path.is_dir():
+        raise BadInput(f"{option} {path}: is a directory (give a file name)")
+    if path.exists() and not path.is_file():
+        return  # a device or a FIFO (-o /dev/null) is written as it is
+    directory = path.parent if str(path.parent) else Path(".")
+    _check_directory_of(directory, path, option)
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    except OSError as err:
+        raise BadInput(f"{option} {path}: cannot write there ({err.strerror})") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def _check_directory_of(directory: Path, path: Path, option: str) -> None:

@@ -1,17 +1,18 @@
-"""Where the agent runs: this machine, or this machine under qemu-user
-(docs/architecture.md, "From the command line to the agent and back").
+"""Where the agent runs (docs/architecture.md, "From the command line to the
+agent and back").
 
-A target is the command prefix that starts `portkit-target` there. The host
-sends the agent one subcommand (an AgentCall), reads its versioned JSON and
-never re-measures what the agent measured. Every run has a time limit: a hung
-agent or emulator is stopped and reported (exit 3), never waited for forever.
+A target starts `portkit-target` there. The host sends the agent one
+subcommand (an AgentCall), reads its versioned JSON and never re-measures
+what the agent measured. Every run has a time limit: a hung agent, emulator
+or VM is stopped and reported (exit 3), never waited for forever.
 
-Target specs: `local` (default), `qemu-ARCH` or `qemu-ARCH:CPU`
-(e.g. `qemu-aarch64:cortex-a53`) for a cross-built agent under qemu-user, and
-`ssh:[USER@]HOST[:PORT]` for a board: the agent already there (on its PATH,
-or at --agent PATH on the board) runs through ssh, without a password prompt
-(keys or an ssh-agent); PORTKIT_SSH replaces the `ssh` command (`ssh -F
-my_config`).
+Target specs: `local` (default); `qemu-ARCH` or `qemu-ARCH:CPU` (e.g.
+`qemu-aarch64:cortex-a53`) for a cross-built agent under qemu-user;
+`ssh:[USER@]HOST[:PORT]` for a board (core.ssh: the board's architecture is
+detected and its agent copied there for the command); `vm:PACKAGE` or
+`vm:PATH` for a real kernel booted under qemu-system (core.vm). The agents
+come from core.agents; `--agent-arch` picks another architecture's (the
+32-bit one on a 64-bit kernel), `--agent PATH` a file.
 """
 
 from __future__ import annotations
@@ -21,30 +22,31 @@ import contextlib
 import json
 import os
 import re
-import shlex
 import shutil
 import signal
 import subprocess
-import sysconfig
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import TracebackType
+from typing import IO, Protocol
 
+from portkit.core.agents import find_agent, local_agent
 from portkit.core.arches import Arch, find_arch, known_names
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
 from portkit.core.output import tell
 from portkit.core.progress import StatusLine, duration
 
-AGENT = "portkit-target"
 AGENT_PREFIX = re.compile(r"^portkit-target(?: [a-z0-9-]+)*: ")  # how the agent starts its stderr lines
-REMOTE_PID = "portkit-target pid "  # the first stderr line of an agent started through ssh
-SSH_FAILED = 255  # ssh's own exit status: no connection, no login
-NOT_FOUND = 127  # the shell's exit status for a command it cannot find
 SHOW_AFTER_SECONDS = 2.0  # an agent run shorter than this shows no progress line
 START_SECONDS = 30.0  # what any agent run may take beyond its own work: start-up, qemu, a slow board
 EMULATED = "EMULATED by qemu-user: these timings mean nothing about a board"
+EMULATED_VM = (
+    "EMULATED by qemu-system ({accelerator}): the kernel, its configuration and versions are real; "
+    "these timings say nothing about hardware"
+)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,12 @@ class AgentCall:
     timeout: float | None = START_SECONDS
     operands: tuple[str, ...] = ()
     document_exits: frozenset[int] = frozenset()
+    # Files named in args that the agent reads (--check LIST and the files
+    # it names) or writes (--dump FILE): a target with no files of its own
+    # (vm:) is given the first and sends the second back.
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
+    limit_given: bool = False  # timeout is the user's --timeout, kept as given
 
     @property
     def name(self) -> str:
@@ -81,6 +89,19 @@ class AgentCall:
         return [*self.args, "--json", *(("--", *self.operands) if self.operands else ())]
 
 
+class Process(Protocol):
+    """What Running needs of a started agent: subprocess.Popen's own
+    interface, which an agent in a VM (core.vm.session.GuestProcess) has too."""
+
+    stdout: IO[str] | None
+    stderr: IO[str] | None
+    returncode: int | None
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+
 @dataclass(frozen=True)
 class AgentResult:
     document: dict
@@ -89,16 +110,39 @@ class AgentResult:
 
 @dataclass(frozen=True)
 class Target:
+    """A place the agent runs. A target that holds something open (an ssh
+    connection, a VM) keeps it from its first run to close(); `with
+    parse_target(...) as target:` closes it however the command ends."""
+
     spec: str  # as the user wrote it, for messages
     command: tuple[str, ...]  # prefix that starts the agent
     agent: Path
 
-    def start(self, argv: Sequence[str]) -> subprocess.Popen[str]:
-        """Starts the agent with argv: the one place a target process is made.
+    @property
+    def emulated(self) -> bool:
+        return emulated(self.spec)
+
+    def facts(self) -> dict:
+        """What a document says about the target besides its spec (a VM's kernel)."""
+        return {}
+
+    def close(self) -> None:
+        """Ends what the target holds open."""
+
+    def __enter__(self) -> Target:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def start(self, call: AgentCall, status: StatusLine | None = None) -> Process:
+        """Starts the agent for call: the one place a target process is made.
         It gets a session of its own so that the agent and its emulator can be
         stopped together; it inherits this process's stdin, so an operand '-'
         reads what portkit was given, locally, under qemu-user and through ssh."""
-        line = self.command_line(argv)
+        line = self.command_line(call.argv())
         try:
             return subprocess.Popen(
                 line,
@@ -118,21 +162,28 @@ class Target:
     def run(self, call: AgentCall, status: StatusLine | None = None) -> AgentResult:
         """Runs the call to its end (or its time limit) and returns the agent's
         document; status shows how long it has run, when that is long enough to ask."""
-        return self.launch(call).wait(status)
+        return self.launch(call, status).wait(status)
 
-    def launch(self, call: AgentCall) -> Running:
+    def launch(self, call: AgentCall, status: StatusLine | None = None) -> Running:
         """Starts the call and returns at once: for long runs that report
         progress, and for runs side by side (a latency measurement and its load)."""
-        return Running(self, call, self.start(call.argv()))
+        return Running(self, call, self.start(call, status))
 
     def signal(self, running: Running, sig: signal.Signals) -> None:
         """Sends sig to the agent (and its emulator): their whole session."""
+        assert isinstance(running.proc, subprocess.Popen)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(running.proc.pid, sig)
 
     def kill(self, running: Running) -> None:
         """Ends the agent at once and reaps what runs it here."""
+        assert isinstance(running.proc, subprocess.Popen)
         _stop(running.proc)
+
+    def consume(self, running: Running, line: str) -> bool:
+        """Whether a stderr line of the agent's is the target's own business
+        (ssh's line naming the agent's process on the board), not the agent's."""
+        return False
 
     def _result(self, returncode: int, stdout: str, stderr: str, call: AgentCall) -> AgentResult:
         message = agent_message(_last_line(stderr))
@@ -169,11 +220,12 @@ class Running:
     that are JSON progress records (`{"progress": {...}}`) are kept apart as the
     latest progress, the rest are relayed when it ends."""
 
-    def __init__(self, target: Target, call: AgentCall, proc: subprocess.Popen[str]) -> None:
+    def __init__(self, target: Target, call: AgentCall, proc: Process) -> None:
         self.target, self.call, self.proc = target, call, proc
         self.started = time.monotonic()
         self.latest: dict | None = None
         self.remote_pid: int | None = None  # the agent's process on a board reached through ssh
+        self.pending_signal: signal.Signals | None = None  # asked for before the board named the agent
         self._out: list[str] = []
         self._err: list[str] = []
         self._readers = [
@@ -187,11 +239,10 @@ class Running:
         into.append(pipe.read())
 
     def _read_progress(self) -> None:
+        assert self.proc.stderr is not None
         for line in self.proc.stderr:
-            if line.startswith(REMOTE_PID) and self.remote_pid is None:
-                with contextlib.suppress(ValueError):
-                    self.remote_pid = int(line.removeprefix(REMOTE_PID))
-                    continue
+            if self.target.consume(self, line):
+                continue
             if line.startswith('{"progress"'):
                 with contextlib.suppress(ValueError):
                     self.latest = json.loads(line)["progress"]
@@ -255,96 +306,43 @@ class QemuTarget(Target):
         return super()._result(returncode, stdout, stderr, call)
 
 
-@dataclass(frozen=True)
-class SshTarget(Target):
-    """A board reached through ssh. The agent is started by the board's shell,
-    which first says its process id on stderr, so that finish() and kill() can
-    signal the agent itself: ending the local ssh would only close the channel
-    and leave the agent running (no terminal, so no SIGHUP). Its command is
-    the ssh command, its options and the host."""
-
-    def command_line(self, argv: Sequence[str]) -> list[str]:
-        words = " ".join(shlex.quote(word) for word in (str(self.agent), *argv))
-        return [*self.command, f"echo '{REMOTE_PID}'$$ >&2; exec {words}"]
-
-    def signal(self, running: Running, sig: signal.Signals) -> None:
-        if running.remote_pid is None:  # not started yet on the board: ending ssh ends it
-            super().signal(running, sig)
-            return
-        self._remote_kill(running.remote_pid, sig)
-
-    def kill(self, running: Running) -> None:
-        if running.remote_pid is not None:
-            self._remote_kill(running.remote_pid, signal.SIGKILL)
-        _stop(running.proc)
-
-    def _remote_kill(self, pid: int, sig: signal.Signals) -> None:
-        with contextlib.suppress(subprocess.TimeoutExpired, OSError):
-            subprocess.run(
-                [*self.command, f"kill -{sig.name.removeprefix('SIG')} {pid}"],
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=START_SECONDS,
-                check=False,
-            )
-
-    def _result(self, returncode: int, stdout: str, stderr: str, call: AgentCall) -> AgentResult:
-        lines = [line for line in stderr.splitlines() if not line.startswith(REMOTE_PID)]
-        stderr = "".join(line + "\n" for line in lines)
-        if returncode == SSH_FAILED and not stdout.strip():
-            raise EnvironmentProblem(
-                f"--target {self.spec}: ssh failed: {_last_line(stderr) or 'no reason given'}",
-                hint=f"`{shlex.join(self.command)} true` must work without a password (keys or ssh-agent); "
-                "PORTKIT_SSH sets the ssh command",
-            )
-        if returncode == NOT_FOUND and not stdout.strip():
-            raise EnvironmentProblem(
-                f"--target {self.spec}: no agent at {self.agent} on the board ({_last_line(stderr)})",
-                hint="copy build/<triple>/portkit-target to the board (scp), or pass --agent PATH_ON_THE_BOARD",
-            )
-        return super()._result(returncode, stdout, stderr, call)
-
-
-def ssh_target(spec: str, agent: Path | None) -> SshTarget:
-    """`ssh:[USER@]HOST[:PORT]`: the board, its agent on its PATH or at --agent."""
-    address = spec.removeprefix("ssh:")
-    host, port = address, ""
-    if address.rpartition(":")[2].isdigit():
-        host, _, port = address.rpartition(":")
-    if not host or host.startswith("-") or any(c.isspace() for c in host):
-        raise BadInput(f"--target {spec}: expected ssh:[USER@]HOST[:PORT]")
-    try:
-        ssh = shlex.split(os.environ.get("PORTKIT_SSH", "ssh"))
-    except ValueError as err:
-        raise BadInput(f"PORTKIT_SSH: {err}") from None
-    if not ssh or shutil.which(ssh[0]) is None:
-        raise EnvironmentProblem(
-            f"--target {spec}: {ssh[0] if ssh else 'ssh'} is not installed", hint="apt-get install openssh-client"
-        )
-    # BatchMode: a password prompt would wait for ever with nobody to answer it.
-    options = ["-o", "BatchMode=yes", *(["-p", port] if port else [])]
-    return SshTarget(spec, (*ssh, *options, host), agent or Path(AGENT))
-
-
 def run_agent(args: argparse.Namespace, call: AgentCall) -> AgentResult:
     """Runs the call on the target that --target/--agent name, within
     --timeout when it is given, and puts the target's spec in the document
     as "target" and whether it is emulated as "emulated": every agent
     command's way to the agent."""
     if args.timeout is not None:
-        call = replace(call, timeout=args.timeout or None)
-    target = parse_target(args.target, args.agent)
-    with StatusLine(quiet=getattr(args, "quiet", False)) as status:
+        call = replace(call, timeout=args.timeout or None, limit_given=True)
+    with (
+        StatusLine(quiet=getattr(args, "quiet", False)) as status,
+        parse_target(args.target, args.agent, getattr(args, "agent_arch", None)) as target,
+    ):
         result = target.run(call, status)
     result.document["target"] = target.spec
-    result.document["emulated"] = emulated(target.spec)
+    result.document["emulated"] = target.emulated
+    result.document.update(target.facts())
     return result
 
 
 def emulated(spec: str) -> bool:
-    """Whether a --target spec runs the agent under qemu-user: its answers are
-    the agent's, its timings are the emulator's and say nothing about hardware."""
-    return spec.startswith("qemu-")
+    """Whether a --target spec runs the agent emulated: under qemu-user (this
+    host's kernel, the emulator's timings) or in a VM (a real kernel; TCG's
+    timings, or a virtual machine's under KVM). Either way the timings say
+    nothing about hardware; what the agent reads is true of that kernel."""
+    return spec.startswith(("qemu-", "vm:"))
+
+
+def emulation_note(document: Mapping) -> str | None:
+    """The line reports print above emulated timings, from a document's
+    "target" (and a VM's "vm" record): None for a board or this machine."""
+    spec = str(document.get("target") or "")
+    if spec.startswith("qemu-"):
+        return EMULATED
+    if spec.startswith("vm:"):
+        vm = document.get("vm") if isinstance(document.get("vm"), Mapping) else {}
+        accelerator = "KVM" if vm.get("accelerator") == "kvm" else "TCG"  # type: ignore[union-attr]
+        return EMULATED_VM.format(accelerator=accelerator)
+    return None
 
 
 def _stop(proc: subprocess.Popen[str]) -> None:
@@ -384,47 +382,48 @@ def _check_schema(document: object, expected: str, agent: Path) -> None:
         )
 
 
-def parse_target(spec: str, agent: Path | None = None) -> Target:
-    """Turns a target spec (and an optional explicit agent path) into a Target."""
+def parse_target(spec: str, agent: str | Path | None = None, agent_arch: str | None = None) -> Target:
+    """Turns a target spec, an optional agent file and an optional agent
+    architecture into a Target."""
+    wanted = _agent_arch(agent_arch)
+    if agent is not None and wanted is not None:
+        raise BadInput("--agent PATH and --agent-arch ARCH: one names the agent, not both")
     if spec == "local":
-        path = agent or local_agent()
+        path = Path(agent) if agent is not None else find_agent(wanted) if wanted else local_agent()
         return Target(spec, (str(path),), path)
     if spec.startswith("qemu-"):
         arch_name, _, cpu = spec.removeprefix("qemu-").partition(":")
         arch = find_arch(arch_name)
         if arch is None:
             raise BadInput(f"--target {spec}: unknown architecture '{arch_name}' (known: {known_names()})")
+        if wanted is not None and wanted != arch:
+            raise BadInput(
+                f"--agent-arch {agent_arch} with --target {spec}: {arch.qemu} runs {arch.name} programs only "
+                f"(--target qemu-{wanted.name} runs that agent)"
+            )
         emulator = shutil.which(arch.qemu)
         if emulator is None:
             raise EnvironmentProblem(f"--target {spec}: {arch.qemu} is not installed", hint="apt-get install qemu-user")
-        path = agent or cross_agent(arch)
+        path = Path(agent) if agent is not None else find_agent(arch)
         return QemuTarget(spec, (emulator, *(("-cpu", cpu) if cpu else ()), str(path)), path)
     if spec.startswith("ssh:"):
-        return ssh_target(spec, agent)
-    raise BadInput(f"--target {spec}: expected 'local', 'qemu-ARCH', 'qemu-ARCH:CPU' or 'ssh:[USER@]HOST[:PORT]'")
+        from portkit.core.ssh import ssh_target
 
+        return ssh_target(spec, None if agent is None else str(agent), wanted)
+    if spec.startswith("vm:"):
+        from portkit.core.vm.target import vm_target
 
-def local_agent() -> Path:
-    """The agent installed next to this `portkit`, else the one on PATH."""
-    beside = Path(sysconfig.get_path("scripts")) / AGENT
-    if beside.is_file():
-        return beside
-    found = shutil.which(AGENT)
-    if found:
-        return Path(found)
-    raise EnvironmentProblem(
-        f"{AGENT} is not installed", hint="pip install . (it builds the agent), or pass --agent PATH"
+        return vm_target(spec, None if agent is None else Path(agent), wanted)
+    raise BadInput(
+        f"--target {spec}: expected 'local', 'qemu-ARCH', 'qemu-ARCH:CPU', 'ssh:[USER@]HOST[:PORT]', "
+        "'vm:PACKAGE' or 'vm:PATH'"
     )
 
 
-def cross_agent(arch: Arch) -> Path:
-    """build/<triple>/portkit-target below $PORTKIT_AGENT_DIR or the current directory."""
-    roots = [Path(os.environ["PORTKIT_AGENT_DIR"])] if "PORTKIT_AGENT_DIR" in os.environ else []
-    roots.append(Path.cwd() / "build")
-    for root in roots:
-        path = root / arch.triple / AGENT
-        if path.is_file():
-            return path
-    raise EnvironmentProblem(
-        f"no {arch.name} agent at build/{arch.triple}/{AGENT}", hint="run `make cross`, or pass --agent PATH"
-    )
+def _agent_arch(name: str | None) -> Arch | None:
+    if name is None:
+        return None
+    arch = find_arch(name)
+    if arch is None:
+        raise BadInput(f"--agent-arch {name}: unknown architecture (known: {known_names()})")
+    return arch

@@ -106,6 +106,8 @@ def run_sums(args: argparse.Namespace) -> int:
         sums_timeout(args.check, args.files),
         operands=tuple(args.files),
         document_exits=frozenset({Exit.USAGE}),
+        # the list and the files it names are read on the target (a VM is given them)
+        inputs=(args.check, *_names_in_list(Path(args.check))) if args.check and args.check != "-" else (),
     )
     result = run_agent(args, call)
     document = result.document

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from portkit.core.output import columns, fields, styled
-from portkit.core.target import EMULATED, agent_string
+from portkit.core.target import agent_string, emulation_note
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -48,8 +48,9 @@ def render_bench(document: dict) -> list[RenderableType]:
     rows: list[tuple[str, RenderableType]] = [
         ("target", f"{document['target']} ({agent['arch']}, {agent['data_model']})")
     ]
-    if document.get("emulated"):
-        rows.append(("", styled(EMULATED, "bold yellow")))
+    note = emulation_note(document)
+    if note:
+        rows.append(("", styled(note, "bold yellow")))
     rows += [
         ("selected", Text.assemble((document["implementation"], "bold green"), " (marked *)")),
         ("measured", f"median of {counts} repeats of at least 2 ms each; GB/s = 1e9 bytes/s"),

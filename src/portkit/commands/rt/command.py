@@ -136,7 +136,8 @@ def _sysinfo_mode(modes: argparse._SubParsersAction) -> None:
         "sysinfo",
         "the target's facts that decide latency",
         None,
-        "examples:\n  portkit rt sysinfo\n  portkit rt sysinfo --target qemu-aarch64",
+        "examples:\n  portkit rt sysinfo\n  portkit rt sysinfo --target ssh:root@board\n"
+        "  portkit rt sysinfo --target vm:linux-image-rt-amd64   Debian's PREEMPT_RT kernel, booted in a VM",
         sysinfo,
         runs_on="agent",
     )

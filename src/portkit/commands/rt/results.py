@@ -12,21 +12,22 @@ from pathlib import Path
 from portkit.commands.rt.study import SCHEMA_RT
 from portkit.commands.rt.study_file import CELLS, SCHEMA_STUDY, STUDY
 from portkit.core.errors import BadInput
-from portkit.core.target import EMULATED as EMULATED_TIMINGS
-from portkit.core.target import emulated
-
-EMULATED = f"{EMULATED_TIMINGS} (plumbing only)"
+from portkit.core.target import emulated, emulation_note
 
 
 @dataclass(frozen=True)
 class Results:
     label: str  # the path as given: what compare calls it
     title: str  # the path, the target and its kernel: what a table or plot is headed with
-    emulated: bool  # measured under qemu-user
+    emulated: bool  # measured under qemu-user or in a VM
     cells: list[tuple[str, dict]]  # (cell name, document)
+    target: str = ""  # the --target spec it was measured on
 
     def heading(self) -> list[str]:
-        return [self.title, *([EMULATED] if self.emulated else [])]
+        note = emulation_note({"target": self.target}) if self.emulated else None
+        if note and self.target.startswith("qemu-"):
+            note += " (plumbing only)"  # the kernel measured is this host's, not the target's
+        return [self.title, *([note] if note else [])]
 
 
 def read_results(path: Path) -> Results:
@@ -45,13 +46,14 @@ def read_results(path: Path) -> Results:
         if not found:
             raise BadInput(f"{path}: no measured cells yet (portkit rt run -o {path} measures them)")
         target = study.get("target") or ""
-        return Results(str(path), _title(path, study), emulated(target), found)
+        return Results(str(path), _title(path, study), emulated(target), found, target)
     document = _json(path)
     rt = document.get("rt", document)
     if rt.get("schema") != SCHEMA_RT:
         raise BadInput(f"{path}: not a portkit rt result (schema {rt.get('schema')!r})")
     # a study's cell says its target
-    return Results(str(path), str(path), emulated(str(document.get("target") or "")), [(path.stem, document)])
+    target = str(document.get("target") or "")
+    return Results(str(path), str(path), emulated(target), [(path.stem, document)], target)
 
 
 def _results_directory(path: Path) -> Results:

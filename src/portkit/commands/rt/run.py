@@ -32,9 +32,18 @@ def run_study(args: argparse.Namespace) -> int:
     fresh = not args.directory.exists()
     output_directory(args.directory)
     try:
-        with StatusLine(quiet=args.quiet) as status:
+        with StatusLine(quiet=args.quiet) as status, study.target:
             study.status = status
             study.run()
+    except EnvironmentProblem as err:
+        if not study.measured:
+            raise
+        # A board lost mid-study: the cells measured before it are on disk.
+        raise EnvironmentProblem(
+            f"{err}; the {count(len(study.measured), 'cell')} measured before are kept in {args.directory} "
+            "(the same command goes on where it stopped)",
+            hint=err.hint,
+        ) from None
     except KeyboardInterrupt:
         where = f"the cells measured so far are in {args.directory}" if study.measured or not fresh else ""
         print(f"portkit: interrupted; {where or 'nothing was measured'}", file=sys.stderr)
@@ -77,7 +86,7 @@ def _study(args: argparse.Namespace) -> Study:
     )
     cells = cells_of(loads, intervals, args.cmd)
     options = load_options(args.load_options)
-    target = parse_target(args.target, args.agent)
+    target = parse_target(args.target, args.agent, args.agent_arch)
     deadline = time.monotonic() + args.timeout if args.timeout else None
     return Study(args.directory, target, cells, measure, options, restart=args.restart, deadline=deadline)
 

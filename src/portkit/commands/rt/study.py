@@ -131,7 +131,8 @@ class Study:
             return
         if not description.get("sysinfo"):
             self.status.show("reading the target's facts (rt sysinfo)", now=True)
-            description["sysinfo"] = self.target.run(AgentCall(("rt", "sysinfo"), SCHEMA_SYSINFO)).document
+            sysinfo = AgentCall(("rt", "sysinfo"), SCHEMA_SYSINFO)
+            description["sysinfo"] = self.target.run(sysinfo, self.status).document
         for index, cell in enumerate(pending):
             if self._past_deadline():
                 break
@@ -258,7 +259,8 @@ class Study:
         if measure.break_us is not None:  # the agent saves the kernel's trace there
             (self.directory / study_file.CELLS).mkdir(exist_ok=True)
         limit = START_SECONDS + seconds * SLACK + 30
-        call = AgentCall(tuple(measure.agent_args(self._trace_path(cell))), SCHEMA_RT, limit)
+        trace = (str(self._trace_path(cell)),) if measure.break_us is not None else ()
+        call = AgentCall(tuple(measure.agent_args(self._trace_path(cell))), SCHEMA_RT, limit, outputs=trace)
         running = self.target.launch(call)
         previous = signal.getsignal(signal.SIGINT)
         # Ctrl-C asks the agent to end and write what it has, instead of

@@ -4,20 +4,26 @@ one line each, then the agent's warnings (docs/formats.md,
 
 Under qemu-user the agent is the emulated architecture's, but everything it
 reads (uname, the clock, /proc and /sys) is this host's kernel: qemu only
-changes the machine uname reports. The text says so, first."""
+changes the machine uname reports. In a VM (vm:) the kernel and all it says
+of itself are real; only its timings are the emulator's. The text says which,
+first."""
 
 from __future__ import annotations
 
 import platform
 from collections.abc import Iterable
 
+from portkit.core.target import emulation_note
+
 
 def render(document: dict) -> list:
     from portkit.core.output import fields, styled
 
     out: list = []
-    if emulated(document):
+    if host_kernel(document):
         out += [styled(_emulated(document), "yellow"), ""]
+    elif emulation_note(document):
+        out += [styled(str(emulation_note(document)), "yellow"), ""]
     out.append(fields(list(_facts(document))))
     warnings = document.get("warnings") or []
     if warnings:
@@ -26,8 +32,8 @@ def render(document: dict) -> list:
     return out
 
 
-def emulated(document: dict) -> bool:
-    """Read by an agent under qemu-user on this host."""
+def host_kernel(document: dict) -> bool:
+    """Read by an agent under qemu-user on this host: its kernel is this host's."""
     return str(document.get("target") or "").startswith("qemu-")
 
 
@@ -46,7 +52,7 @@ def _facts(d: dict) -> Iterable[tuple[str, str]]:
     kernel = d.get("kernel") or {}
     config = kernel.get("config") or f"none ({kernel.get('config_why') or 'unknown'})"
     machine = kernel.get("machine")
-    if emulated(d):  # qemu-user answers uname with the emulated machine
+    if host_kernel(d):  # qemu-user answers uname with the emulated machine
         machine = f"{platform.machine()}, this host's"
     yield "kernel", f"{kernel.get('release')} {machine} ({kernel.get('version')}), config {config}"
     yield "preemption", _preemption(d.get("preemption") or {})

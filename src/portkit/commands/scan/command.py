@@ -14,10 +14,18 @@ clang could not read to its end (an #include not found, as before
 ./configure: nothing after it is checked; a parse error) or at all is
 "incomplete": named in the report, and the scan cannot vouch for it.
 
+Each file's findings are kept in a cache (beside -p's database, else in
+~/.cache/portkit/scan) and reused while the file, its flags and every header
+it includes are unchanged: a rescan after a one-file change parses one file.
+--fix and --diff apply the fixes that are mechanical (format directives,
+(intptr_t) casts, sizeof for a literal 4, UINT32_MAX), each one kept only if
+the fixed file still compiles for both ABIs and no longer has the finding.
+
 exit status: 0 every file scanned completely, no finding at or above
 --fail-on; 1 findings at or above --fail-on; 2 bad usage, or an operand
 that is no C or C++ file (the report of the others stands); 3 a file could
-not be scanned completely (with --allow-incomplete: by --fail-on alone)."""
+not be scanned completely (with --allow-incomplete: by --fail-on alone).
+--diff: 0 once the diff is out."""
 
 from __future__ import annotations
 
@@ -26,23 +34,28 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from portkit.commands.scan.engine import ScanJob, Scanned, scan_unit
+from portkit.commands.scan.cache import cache_from, scan_jobs
+from portkit.commands.scan.changed import changes_header, changes_since
+from portkit.commands.scan.engine import ScanJob, Scanned
+from portkit.commands.scan.fix import plan_fixes, unified_diff, write_fixes
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
 from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, resolve_abi
+from portkit.commands.scan.options import add_fix_options, add_rescan_options
 from portkit.commands.scan.rules import RULES
 from portkit.core.command import add_command
 from portkit.core.errors import BadInput, Exit
-from portkit.core.output import count, error, warn
+from portkit.core.output import count, deliver, error, tell, warn
 from portkit.core.progress import StatusLine
 from portkit.core.workers import Failed
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
-from portkit.cparse.parse import parse_in_workers
 from portkit.cparse.source import read_source
 from portkit.findings.model import Finding, Incomplete
 from portkit.findings.report import add_findings_options, check_findings_options, finish
 from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.selection import active_rules
+from portkit.findings.sources import SourceFiles
+from portkit.findings.triage import triage
 
 SCHEMA = "portkit.scan/1"
 ERRORS_SHOWN = 3  # clang errors per file; the rest are counted
@@ -55,6 +68,9 @@ EXAMPLES = (
     "  portkit scan src/ --to LLP64                    the same code on Win64\n"
     "  portkit scan src/ --format sarif -o scan.sarif  for code-scanning dashboards\n"
     "  portkit scan src/ --baseline known.json         only what known.json lacks\n"
+    "  portkit scan -p build/ --changed-since main     a pull request's findings\n"
+    "  portkit scan src/ --diff > port.patch           the mechanical fixes, checked\n"
+    "  portkit scan src/ --fix                         apply them; report the rest\n"
     "  portkit scan --list-rules"
 )
 
@@ -74,6 +90,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--to", dest="to_model", default="LP64", metavar="MODEL", help="where it moves (default LP64)")
     add_source_options(parser)
+    add_rescan_options(parser)
+    add_fix_options(parser)
     add_findings_options(parser, RULES, tracks_incomplete=True)
 
 
@@ -85,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     if source.name == target.name and source.flags == target.flags:
         raise BadInput(f"--from and --to are the same ABI ({source.name}): nothing can change between them")
     check_sysroot(args)
+    changes = changes_since(args.changed_since) if args.changed_since is not None else None
     problems: list[str] = []  # warnings: clang's errors, unreadable files
     refused: list[str] = []  # operands that are no C or C++ file: errors
     found = units(args.inputs, args.compile_commands, given_flags(args), problems, refused, every_reading=True)
@@ -92,15 +111,18 @@ def run(args: argparse.Namespace) -> int:
     pair = probe_pair(source, target, args.sysroot)
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
     incomplete: list[Incomplete] = []
+    cache = cache_from(args, problems)
     # the longest files first: two workers then end together, not one waiting for the other
     work = sorted(_jobs(found, pair, active, args.sysroot, problems, incomplete), key=lambda j: -len(j.text))
     with StatusLine(quiet=args.quiet) as status:
-        outcomes = parse_in_workers(scan_unit, work, jobs(args), parse_timeout(args), _files_done(status, work))
-    findings, scanned, taken = _gather(work, outcomes, problems, incomplete)
+        outcomes = scan_jobs(work, cache, jobs(args), parse_timeout(args), _files_done(status, work))
+    findings, scanned, taken = _gather(work, outcomes.results, problems, incomplete)
+    if cache is not None and cache.unwritable:
+        problems.append(cache.unwritable)
     problems[:] = dict.fromkeys(problems)  # a header's error, met through every unit that includes it, once
     # a file compiled several ways and incomplete in more than one is named once
     incomplete[:] = {item.path: item for item in reversed(incomplete)}.values()
-    for line in problems:
+    for line in problems if args.fixes is None else ():  # after --fix, the first scan said them
         warn(line)
     for line in refused:
         error(line)
@@ -116,8 +138,26 @@ def run(args: argparse.Namespace) -> int:
         "problems": refused + problems,
         "build_machine_headers": taken,
     }
+    if cache is not None:
+        extra["cache"] = cache.to_json()
+    if args.fix or args.diff:
+        return _fix(args, work, findings)
+    if args.fixes is not None:
+        extra["fixes"] = args.fixes
+    shown_header = header
+    if changes is not None:
+        affected = changes.affected(outcomes.headers_of)
+        findings, incomplete = changes.keep(findings, incomplete, affected)
+        extra["changed_since"] = changes.to_json(affected)
+        shown_header = changes_header(header)
     code = finish(
-        args, schema=SCHEMA, rules=RULES, findings=findings, extra=extra, text_header=header, incomplete=incomplete
+        args,
+        schema=SCHEMA,
+        rules=RULES,
+        findings=findings,
+        extra=extra,
+        text_header=shown_header,
+        incomplete=incomplete,
     )
     if incomplete and not args.allow_incomplete:
         error(what_to_do(incomplete, extra["inputs"], args.compile_commands is not None))
@@ -147,6 +187,32 @@ def what_to_do(incomplete: Sequence[Incomplete], inputs: int, with_database: boo
         f"{head}, so not all of it was checked: {', or '.join(ways)}; "
         "--allow-incomplete reports what was checked and exits by --fail-on"
     )
+
+
+def _fix(args: argparse.Namespace, work: Sequence[ScanJob], findings: list[Finding]) -> int:
+    """--diff: the checked fixes as a diff, on stdout or -o. --fix: the files
+    rewritten, then the scan again, reporting what is left (fixed files have
+    moved lines; the cache makes the rest cheap)."""
+    shown = triage(
+        findings,
+        RULES,
+        select=args.select,
+        ignore=args.ignore,
+        baseline=args.baseline,
+        sources=SourceFiles(),
+        cwd=Path.cwd(),
+    ).shown
+    with StatusLine(quiet=args.quiet) as status:
+        status.show(f"scan: checking the fixes of {count(len(shown), 'finding')}", now=True)
+        fixes = plan_fixes(work, [s.finding for s in shown], jobs(args), parse_timeout(args))
+    if args.diff:
+        deliver(unified_diff(fixes), args.output)
+        tell("note", fixes.summary(wrote=False))
+        return Exit.OK
+    write_fixes(fixes)
+    tell("note", fixes.summary(wrote=True))
+    args.fix, args.fixes = False, fixes.to_json()
+    return run(args)
 
 
 def header(document: dict) -> list[str]:

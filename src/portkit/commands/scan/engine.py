@@ -22,7 +22,7 @@ from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
-from portkit.cparse.libclang import cindex, inclusions, quick
+from portkit.cparse.libclang import Inclusion, cindex, inclusions, quick
 from portkit.cparse.parse import Problem, build_machine_includes, parse
 from portkit.cparse.walk import CONVERSION, KIND, children
 from portkit.cparse.walk import walk as cwalk
@@ -64,6 +64,8 @@ class Scanned:
     expansions: dict[Finding, tuple[str, set[tuple[str, int, int]]]] = field(default_factory=dict)
     # headers the target's own directories lack, found where the build machine keeps its own
     build_machine_headers: list[str] = field(default_factory=list)
+    # Every #include either parse followed: what the cache checks before reusing these findings.
+    included: list[Inclusion] = field(default_factory=list)
 
 
 def scan_unit(job: ScanJob) -> Scanned:
@@ -94,6 +96,8 @@ def scan_unit(job: ScanJob) -> Scanned:
         lambda: parse(str(job.path), source, home_flags, job.sysroot, job.text, bodies=True, build_machine=True)[0],
     )
     unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu), lost_headers=fatal is not None)
+    # The text parsed, not the disk's (they differ while --fix checks a fix), for what rules read of it.
+    unit.notes[("lines", str(job.path))] = job.text.encode("utf-8", "surrogatepass").decode("latin-1").splitlines()
     checks = [c for c in checks if c.applies is None or c.applies(unit)]
     try:
         # the walk first: it knows every node's parent, which the diagnostics' rules then ask
@@ -115,7 +119,10 @@ def scan_unit(job: ScanJob) -> Scanned:
         # clang went on past an error, but what it could not read is not checked
         first = next(e for e in errors if not IMPLICIT_MESSAGE.match(e.message))
         incomplete = Incomplete(path, first.message, first.line if shown_path(first.file) == path else 0)
-    return Scanned(unit.findings, errors, True, incomplete, unit.expansions, _build_machine_headers(unit, job))
+    included = unit.inclusions() + (inclusions(ci, home.tu()) if home.parsed() and home.tu() is not None else [])
+    return Scanned(
+        unit.findings, errors, True, incomplete, unit.expansions, _build_machine_headers(unit, job), included
+    )
 
 
 def _build_machine_headers(unit: Unit, job: ScanJob) -> list[str]:

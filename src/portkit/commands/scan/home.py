@@ -23,6 +23,10 @@ class Home:
     _tu: list = field(default_factory=list)
     _layouts: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
 
+    def parsed(self) -> bool:
+        """Whether the source ABI's parse was asked for (its headers then count too)."""
+        return bool(self._tu)
+
     def tu(self):
         if not self._tu:
             self._tu.append(self.parse())

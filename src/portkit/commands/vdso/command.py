@@ -52,7 +52,8 @@ EXAMPLES = (
     "  portkit vdso                          what this process's vDSO exports\n"
     "  portkit vdso verify                   vDSO and system calls agree for every clock\n"
     "  portkit vdso bench --calls 500000     the compat-vDSO field report's loop\n"
-    "  portkit vdso --agent build/i686-linux-gnu/portkit-target   a 32-bit process (compat vDSO)\n"
+    "  portkit vdso --agent-arch i686        a 32-bit process here (compat vDSO)\n"
+    "  portkit vdso --target vm:linux-image-arm64 --agent-arch armhf   the compat vDSO of Debian's arm64 kernel\n"
     "  portkit vdso --image arch/arm64/kernel/vdso32/vdso.so      a kernel build's compat vDSO"
 )
 
@@ -106,7 +107,9 @@ def agent_call(args: argparse.Namespace) -> AgentCall:
             argv += [f"--{dest}", str(value)]
     # verify without a vDSO has nothing to verify: exit 3 with its document, which says why.
     exits = frozenset({Exit.ENVIRONMENT}) if args.mode == "verify" else frozenset()
-    return AgentCall(tuple(argv), SCHEMAS[args.mode], timeout(args), document_exits=exits)
+    # --image is read and --dump written on the target: a VM is given the one and sends the other back.
+    files = {"inputs": (str(args.image),) if args.image else (), "outputs": (str(args.dump),) if args.dump else ()}
+    return AgentCall(tuple(argv), SCHEMAS[args.mode], timeout(args), document_exits=exits, **files)
 
 
 def timeout(args: argparse.Namespace) -> float:

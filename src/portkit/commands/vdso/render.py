@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from portkit.core.output import columns, fields, styled
-from portkit.core.target import EMULATED
+from portkit.core.target import emulation_note
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -23,8 +23,9 @@ def _header(document: dict) -> list[tuple[str, RenderableType]]:
     process = document["process"]
     kernel = f"kernel {process['kernel_machine']} {process['kernel_release']}"
     rows: list[tuple[str, RenderableType]] = [("target", document["target"])]
-    if document.get("emulated"):
-        rows.append(("", styled(EMULATED, "bold yellow")))
+    note = emulation_note(document)
+    if note:
+        rows.append(("", styled(note, "bold yellow")))
     rows.append(("process", f"{process['arch']} {process['data_model']}, {kernel}"))
     if document.get("compat"):
         rows.append(

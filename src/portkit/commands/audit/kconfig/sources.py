@@ -36,7 +36,7 @@ def running_kernel_candidates(release: str) -> list[Path]:
 
 
 def load(args: argparse.Namespace) -> Loaded:
-    from_target = args.target != "local" or args.agent is not None
+    from_target = args.target != "local" or args.agent is not None or args.agent_arch is not None
     if args.config is not None:
         if from_target:
             raise BadInput("audit kconfig: a CONFIG file or --target/--agent, not both")

@@ -5,7 +5,10 @@ built for the image's ABI, every DT_NEEDED found by the image's own loader
 paths, libraries in their ABI's libdir, 32-bit time_t calls (Y2038), the
 interpreter, hardening, and what 32-bit programs need from a 64-bit kernel
 (--kconfig checks it). Nothing from the image is run; its symlinks resolve
-inside it. The rules: `portkit audit rootfs --list-rules`, or
+inside it. This machine's own / is audited as its loader meets it: the
+programs in PATH's directories, the libraries its loaders search, and what
+they load (cross sysroots, other images and build trees are left out, and
+named). The rules: `portkit audit rootfs --list-rules`, or
 docs/audit-rootfs-rules.md."""
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from portkit.commands.audit.kconfig.reader import KernelConfig, read_config_file
 from portkit.commands.audit.rootfs.abi import find_abi
 from portkit.commands.audit.rootfs.audit import Audit, infer_target, looks_like_a_root, roots_below
 from portkit.commands.audit.rootfs.document import audit_fields
-from portkit.commands.audit.rootfs.image import Image, read_image
+from portkit.commands.audit.rootfs.image import Exclusions, Image
 from portkit.commands.audit.rootfs.kernel import check_config_family
 from portkit.commands.audit.rootfs.messages import listed
 from portkit.commands.audit.rootfs.progress import Progress
+from portkit.commands.audit.rootfs.reading import read_image
 from portkit.commands.audit.rootfs.render import header
 from portkit.commands.audit.rootfs.rules import CHECKS, RULES
 from portkit.core.command import add_command
@@ -43,6 +47,8 @@ EXAMPLES = (
     "  portkit audit rootfs build/rootfs/      the target inferred from its programs\n"
     "  portkit audit rootfs rootfs.tar.xz --arch arm64     an archive, not unpacked\n"
     "  portkit audit rootfs rootfs/ --kconfig linux/.config   and the kernel it needs\n"
+    "  portkit audit rootfs /          this machine, as its own loader meets it\n"
+    "  portkit audit rootfs rootfs/ --exclude usr/lib/debug --exclude 'opt/*/build'\n"
     "  portkit audit rootfs rootfs/ --ignore PKR6 --fail-on error --format sarif \\\n"
     "      -o audit.sarif\n"
     "  portkit audit rootfs --list-rules"
@@ -62,6 +68,14 @@ def register(modes: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--arch", metavar="ABI", help="the image's ABI (arm64, armhf, amd64, ... or a triple); default: inferred"
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="leave out the paths that match PATTERN, a glob on paths from the image root (usr/lib/debug, "
+        "'*.a'); a directory goes with everything under it; repeatable; the summary names what was left out",
     )
     parser.add_argument(
         "--kconfig",
@@ -85,10 +99,12 @@ def run(args: argparse.Namespace) -> int:
     with StatusLine(quiet=args.quiet) as status:
         progress = Progress(status)
         progress.show("reading", now=True)
-        image = read_image(args.image, progress.watcher())
+        image = read_image(args.image, Exclusions(tuple(args.exclude)), progress.watcher())
         progress.show("resolving", image, now=True)
         target = infer_target(image, args.arch)
         if target is None:
+            if image.truncated is not None:
+                raise BadInput(f"{args.image}: {image.truncated}, and no ELF file of a known ABI is in what was read")
             raise BadInput(f"{args.image}: no ELF file of a known ABI in it, nothing to audit{_root_hint(image)}")
         options = kconfig.values() if kconfig is not None else None
         if options is not None:
@@ -100,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     problems = list(dict.fromkeys([*image.problems, *config_problems, *audit.problems]))
     for line in problems:
         warn(line)
-    if not looks_like_a_root(image):
+    if not image.live and not looks_like_a_root(image):
         warn(f"{image.label}: no bin/, sbin/, usr/bin/ or lib/ at its top, read as the board's /{_root_hint(image)}")
 
     def fields(shown: list[Finding]) -> dict:
@@ -114,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         rules=RULES,
         findings=findings,
         extra=fields,
-        text_header=lambda document: header(document, width),
+        text_header=lambda document: header(document, width, to_file=args.output is not None),
         root=root,
     )
 

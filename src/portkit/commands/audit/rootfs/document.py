@@ -16,13 +16,10 @@ from portkit.findings.model import Finding, Rule
 
 def audit_fields(audit: Audit, problems: list[str], shown: Sequence[Finding], rules: Sequence[Rule]) -> dict[str, Any]:
     image, target = audit.image, audit.target.abi
-    places = Counter(placement(path) for path in image.elves)
+    places = Counter(placement(path, facts) for path, facts in audit.files.items())
+    kind = "running system" if image.live else "directory" if image.root_uri else "archive"
     return {
-        "image": {
-            "path": image.label,
-            "kind": "directory" if image.root_uri else "archive",
-            "entries": len(image.nodes) - 1,
-        },
+        "image": {"path": image.label, "kind": kind, "entries": len(image.nodes) - 1},
         "target": {"abi": target.name, "label": target.label, "triple": target.triple, "source": audit.target.source},
         "loaders": [
             {
@@ -37,17 +34,30 @@ def audit_fields(audit: Audit, problems: list[str], shown: Sequence[Finding], ru
             for loader in audit.model.loaders()
         ],
         "files": {
-            "elf": len(image.elves),
+            "elf": len(audit.files),
             "audited": len(audit.programs_and_libraries),
             "firmware": places["firmware"],
             "data": places["data"],
             "modules": places["module"],
+            "debug": places["debug"],
             "malformed": len(image.malformed),
         },
+        "left_out": _left_out(audit),
         "kernel": _kernel(audit),
         "problems": problems,
         "summary": {"by_rule": _by_rule(shown, rules), "by_file": _by_file(shown)},
     }
+
+
+def _left_out(audit: Audit) -> dict[str, Any]:
+    """What the audit did not read: --exclude's matches, and of the running
+    system what is not its loader's (live.left_out)."""
+    excluded = [{"pattern": pattern, "paths": sorted(paths)} for pattern, paths in audit.image.excluded.items()]
+    if not audit.image.live:
+        return {"excluded": excluded}
+    from portkit.commands.audit.rootfs.live import left_out
+
+    return {"excluded": excluded, **left_out(audit.image, set(audit.loader_dirs))}
 
 
 def _kernel(audit: Audit) -> dict[str, Any] | None:

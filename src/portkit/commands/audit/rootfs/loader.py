@@ -35,6 +35,7 @@ from portkit.commands.audit.rootfs.elf import ElfFacts
 from portkit.commands.audit.rootfs.image import Image
 
 MUSL_DEFAULT = ("/lib", "/usr/local/lib", "/usr/lib")
+Step = tuple[str, str, bool]  # a directory searched, how it came to be, whether through ld.so.cache
 MAX_INCLUDE_DEPTH = 16
 
 
@@ -61,6 +62,7 @@ class Lookup:
     how: str  # "already loaded", "RUNPATH", "RPATH of usr/bin/x", "ld.so.cache", "system directory"
     searched: tuple[str, ...]  # directories searched, in order
     skipped: tuple[tuple[str, str], ...] = ()  # files of another ABI passed over: (path, what they are)
+    dangling: tuple[tuple[str, str], ...] = ()  # links of that name that lead nowhere: (path, why)
 
 
 @dataclass
@@ -69,6 +71,7 @@ class Loaded:
     opened: str  # as opened
     facts: ElfFacts
     loader: Loaded | None  # the object whose DT_NEEDED brought it in
+    lent: tuple[tuple[str, str], ...] = ()  # (directory, how): the RPATHs this object and those above it lend
 
 
 @dataclass
@@ -76,7 +79,9 @@ class LoadingModel:
     image: Image
     problems: list[str]
     _loaders: dict[tuple, Loader] = field(default_factory=dict)
-    _lookups: dict[tuple, tuple[str | None, str | None, tuple]] = field(default_factory=dict)
+    _lookups: dict[tuple, tuple[str | None, str | None, tuple, tuple]] = field(default_factory=dict)
+    _orders: dict[tuple, tuple[tuple[Step, ...], tuple[str, ...]]] = field(default_factory=dict)
+    _found: dict[tuple, Lookup] = field(default_factory=dict)
     _sonames: dict[str, dict[str, str]] = field(default_factory=dict)
     _ld_so_conf: tuple[tuple[str, ...], str] | None = None
 
@@ -131,7 +136,8 @@ class LoadingModel:
         return (*dirs, "/lib", "/usr/lib")
 
     def _musl_path_file(self, path: str) -> tuple[str, ...] | None:
-        text = self.image.texts.get(path)
+        real = self.image.resolve(path).path
+        text = self.image.text(real) if real is not None else None
         if text is None:
             return None
         return tuple(d for line in text.splitlines() for d in line.split(":") if d.startswith("/"))
@@ -139,7 +145,7 @@ class LoadingModel:
     def ld_so_conf(self) -> tuple[tuple[str, ...], str]:
         """The directories /etc/ld.so.conf lists, following its `include` globs inside the image."""
         if self._ld_so_conf is None:
-            if "etc/ld.so.conf" not in self.image.texts:
+            if self.image.resolve("etc/ld.so.conf").path is None:
                 self._ld_so_conf = ((), "")
             else:
                 dirs: list[str] = []
@@ -155,7 +161,7 @@ class LoadingModel:
         if depth > MAX_INCLUDE_DEPTH:
             self.problems.append(f"{path}: includes nested more than {MAX_INCLUDE_DEPTH} deep, the rest not read")
             return
-        text = self.image.texts.get(real)
+        text = self.image.text(real)
         if text is None:
             return
         for raw in text.splitlines():
@@ -183,42 +189,62 @@ class LoadingModel:
             if found is not None and abi_of(found[1]).loads(abi):
                 return Lookup(name, found[0], name, "its path", ())
             return Lookup(name, None, None, "its path", (), self._skipped_at([name.lstrip("/")], abi))
-        order = self._search_order(requester, loader)
-        key = (name, abi.machine, abi.elf_class, abi.little_endian, abi.variant, order)
-        if key not in self._lookups:
-            self._lookups[key] = self._search(name, abi, order)
-        found, how_or_opened, skipped = self._lookups[key]
-        searched = tuple(dict.fromkeys(d for d, _, _ in order))
+        order, searched = self._search_order(requester, loader)
+        key = (name, abi, order)
+        known = self._found.get(key)
+        if known is not None:
+            return known
+        found, how_or_opened, skipped, dangling = self._search_once(name, abi, order)
         if found is None:
-            return Lookup(name, None, None, "", searched, skipped)
-        opened, how = how_or_opened.split("\0", 1)
-        return Lookup(name, found, opened, how, searched, skipped)
+            lookup = Lookup(name, None, None, "", searched, skipped, dangling)
+        else:
+            opened, how = (how_or_opened or "").split("\0", 1)
+            lookup = Lookup(name, found, opened, how, searched, skipped)
+        self._found[key] = lookup
+        return lookup
 
-    def _search_order(self, requester: Loaded, loader: Loader) -> tuple[tuple[str, str, bool], ...]:
-        """(directory, how it came to be searched, whether it is searched through the cache)."""
-        order: list[tuple[str, str, bool]] = []
+    def _search_once(self, name: str, abi: FileAbi, order: tuple[Step, ...]):
+        key = (name, abi.machine, abi.elf_class, abi.little_endian, abi.variant, order)
+        found = self._lookups.get(key)
+        if found is None:
+            found = self._lookups[key] = self._search(name, abi, order)
+        return found
+
+    def _search_order(self, requester: Loaded, loader: Loader) -> tuple[tuple[Step, ...], tuple[str, ...]]:
+        """(directory, how it came to be searched, whether it is searched
+        through the cache), and the directories once each; the same for every
+        requester with the same RPATHs lent, RUNPATH and flags."""
         facts = requester.facts
         if loader.libc == "musl":
-            holder: Loaded | None = requester
-            while holder is not None:
-                for entry in (holder.facts.rpath, holder.facts.runpath):
-                    order += [(d, f"RPATH of {holder.path}", False) for d in self._expand(entry, holder, loader)]
-                holder = holder.loader
-            order += [(d, "musl's path", False) for d in loader.system_dirs]
-            return tuple(order)
-        if facts.runpath is None:
-            holder = requester
-            while holder is not None:
-                if holder.facts.rpath is not None and holder.facts.runpath is None:
-                    how = "RPATH" if holder is requester else f"RPATH of {holder.path}"
-                    order += [(d, how, False) for d in self._expand(holder.facts.rpath, holder, loader)]
-                holder = holder.loader
+            own: tuple[tuple[str, str], ...] = requester.lent
+        elif facts.runpath is None:
+            own = requester.lent
         else:
-            order += [(d, "RUNPATH", False) for d in self._expand(facts.runpath, requester, loader)]
-        if not facts.nodeflib:
-            order += [(d, "ld.so.cache", True) for d in (*loader.conf_dirs, *loader.system_dirs)]
-            order += [(d, "system directory", False) for d in loader.system_dirs]
-        return tuple(order)
+            own = tuple((d, "RUNPATH") for d in self._expand(facts.runpath, requester, loader))
+        key = (own, facts.nodeflib, id(loader))
+        found = self._orders.get(key)
+        if found is None:
+            order = [(d, how, False) for d, how in own]
+            if loader.libc == "musl":
+                order += [(d, "musl's path", False) for d in loader.system_dirs]
+            elif not facts.nodeflib:
+                order += [(d, "ld.so.cache", True) for d in (*loader.conf_dirs, *loader.system_dirs)]
+                order += [(d, "system directory", False) for d in loader.system_dirs]
+            found = self._orders[key] = (tuple(order), tuple(dict.fromkeys(d for d, _, _ in order)))
+        return found
+
+    def lends(self, holder: Loaded, loader: Loader) -> tuple[tuple[str, str], ...]:
+        """The RPATH directories `holder` lends to what it loads, its own
+        first, then those lent to it. glibc: an object with DT_RUNPATH lends
+        none of its own; musl: both of every object count."""
+        facts = holder.facts
+        above = holder.loader.lent if holder.loader is not None else ()
+        if loader.libc == "musl":
+            entries = [facts.rpath, facts.runpath]
+        else:
+            entries = [facts.rpath] if facts.runpath is None else []
+        own = tuple((d, f"RPATH of {holder.path}") for entry in entries for d in self._expand(entry, holder, loader))
+        return own + above if own else above
 
     def _expand(self, entry: str | None, holder: Loaded, loader: Loader) -> list[str]:
         """An RPATH or RUNPATH's directories as absolute image paths; entries
@@ -235,20 +261,36 @@ class LoadingModel:
                 dirs.append(posixpath.normpath(expanded))
         return dirs
 
-    def _search(self, name: str, abi: FileAbi, order: tuple[tuple[str, str, bool], ...]):
+    def _search(self, name: str, abi: FileAbi, order: tuple[Step, ...]):
         skipped: list[tuple[str, str]] = []
+        dangling: list[tuple[str, str]] = []
         for directory, how, cached in order:
             candidate = f"{directory.strip('/')}/{name}".lstrip("/")
             found = self.image.elf_at(candidate)
             if found is not None and abi_of(found[1]).loads(abi):
-                return found[0], f"{candidate}\0{how}", tuple(skipped)
+                return found[0], f"{candidate}\0{how}", tuple(skipped), ()
+            if found is None:
+                dangling += self._dangling_at(candidate)
             if cached:  # ldconfig keeps only the loader's ABI, under each library's SONAME
                 by_soname = self._sonames_in(directory, abi).get(name)
                 if by_soname is not None:
-                    return by_soname, f"{by_soname}\0{how} (by SONAME)", tuple(skipped)
+                    return by_soname, f"{by_soname}\0{how} (by SONAME)", tuple(skipped), ()
                 continue
             skipped += self._skipped_at([candidate], abi)
-        return None, None, tuple(dict.fromkeys(skipped))
+        return None, None, tuple(dict.fromkeys(skipped)), tuple(dict.fromkeys(dangling))
+
+    def _dangling_at(self, candidate: str) -> list[tuple[str, str]]:
+        """[(candidate, why)] when candidate is a link that leads nowhere."""
+        itself = self.image.resolve(candidate, follow_last=False).path
+        if itself is None:
+            return []
+        node = self.image.nodes[itself]
+        if node.kind != "link":
+            return []
+        resolved = self.image.resolve(candidate)
+        if resolved.path is not None:
+            return []
+        return [(itself, f"a link to {node.target}, where {resolved.why}")]
 
     def _skipped_at(self, candidates: list[str], abi: FileAbi) -> list[tuple[str, str]]:
         skipped = []
@@ -256,8 +298,9 @@ class LoadingModel:
             real = self.image.resolve(candidate).path
             if real is None or self.image.nodes[real].kind != "file":
                 continue
-            if real in self.image.elves:
-                skipped.append((candidate, abi_of(self.image.elves[real]).label))
+            facts = self.image.elf(real)
+            if facts is not None:
+                skipped.append((candidate, abi_of(facts).label))
             elif real in self.image.malformed:
                 skipped.append((candidate, "a malformed ELF file"))
             else:
@@ -272,7 +315,7 @@ class LoadingModel:
             if real_dir is not None:
                 for child in self.image.children(real_dir):
                     path = f"{real_dir}/{child}".lstrip("/")
-                    facts = self.image.elves.get(path)
+                    facts = self.image.elf(path)
                     if facts is not None and facts.soname and abi_of(facts).loads(abi):
                         names.setdefault(facts.soname, path)
             self._sonames[key] = names
@@ -281,10 +324,13 @@ class LoadingModel:
     # -- one program and everything it loads --------------------------------
 
     def closure(self, root: str, loader: Loader) -> Iterator[tuple[Loaded, Lookup]]:
-        """Every DT_NEEDED met while loading `root` (a program, or a library
-        on its own), breadth first as ld.so maps them, with where it led."""
+        """Every DT_NEEDED searched for while loading `root` (a program, or a
+        library on its own), breadth first as ld.so maps them, with where it
+        led; a name already loaded (as a file name or a SONAME) is used again
+        without a search, and not yielded."""
         facts = self.image.elves[root]
         first = Loaded(root, root, facts, None)
+        first.lent = self.lends(first, loader)
         by_name: dict[str, Loaded] = {}
         by_path: dict[str, Loaded] = {root: first}
         if facts.interpreter and loader.program:
@@ -297,9 +343,7 @@ class LoadingModel:
         while queue:
             requester = queue.popleft()
             for name in requester.facts.needed:
-                known = by_name.get(name)
-                if known is not None:
-                    yield requester, Lookup(name, known.path, known.opened, "already loaded", ())
+                if name in by_name:
                     continue
                 lookup = self.lookup(name, requester, loader)
                 yield requester, lookup
@@ -310,6 +354,7 @@ class LoadingModel:
                     loaded = Loaded(
                         lookup.found, lookup.opened or lookup.found, self.image.elves[lookup.found], requester
                     )
+                    loaded.lent = self.lends(loaded, loader)
                     by_path[lookup.found] = loaded
                     queue.append(loaded)
                 by_name[name] = loaded
@@ -347,7 +392,7 @@ def image_glob(image: Image, pattern: str) -> list[str]:
             if any(c in part for c in "*?["):
                 names = [n for n in image.children(real) if fnmatch.fnmatchcase(n, part) and not n.startswith(".")]
             else:
-                names = [part] if f"{real}/{part}".lstrip("/") in image.nodes else []
+                names = [part] if image.node(f"{real}/{part}".lstrip("/")) is not None else []
             matched += [f"{base}/{n}".lstrip("/") for n in names]
         paths = matched
     return sorted(paths)

@@ -12,8 +12,6 @@ from portkit.commands.audit.rootfs.messages import entries
 from portkit.core.output import count
 from portkit.core.progress import StatusLine, duration
 
-EVERY = 64  # entries between two looks at the clock while reading: formatting each would cost more
-
 
 class Progress:
     def __init__(self, status: StatusLine) -> None:
@@ -28,9 +26,8 @@ class Progress:
             return None
 
         def read(image: Image) -> None:
-            if len(image.nodes) % EVERY == 0:
-                self.image = image
-                self.show("reading")
+            self.image = image
+            self.show("reading")  # StatusLine redraws at most ten times a second
 
         return read
 

@@ -11,23 +11,33 @@ from portkit.core.fit import GAP, MIN_WRAPPED
 from portkit.core.output import count
 
 FILES_SHOWN = 8  # in the per-file summary; JSON has them all
+PROBLEMS_SHOWN = 20  # in a report written to a file; JSON has them all
+LIVE_SCOPE = (
+    "its loader's: the programs in PATH's directories and usr/libexec, the libraries in the directories its "
+    "loaders search, and what they load"
+)
 
 
-def header(document: dict[str, Any], width: int | None = None) -> list:
+def header(document: dict[str, Any], width: int | None = None, to_file: bool = False) -> list:
     """What was audited, the loaders, the findings per rule and per file;
-    `width` the terminal's (None: a file or a pipe, whole lines)."""
+    `width` the terminal's (None: a file or a pipe, whole lines); `to_file`:
+    the report goes to a file (-o), where the warnings printed on stderr are
+    not: it lists them itself."""
     from portkit.core.output import columns, fields
 
     image, target, files = document["image"], document["target"], document["files"]
+    read = "read" if image["kind"] == "running system" else ""
     rows = [
-        ("image", f"{image['path']} ({image['kind']}, {entries(image['entries'])})"),
+        ("image", f"{image['path']} ({image['kind']}, {entries(image['entries'])}{' ' + read if read else ''})"),
         ("target", f"{target['label']}, {target['source']}"),
     ]
+    if read:
+        rows.append(("scope", LIVE_SCOPE))
     for loader in document["loaders"]:
         dirs = listed(loader["system_dirs"], 6)
         conf = f"; {loader['conf_source']}: {listed(loader['conf_dirs'], 4)}" if loader["conf_dirs"] else ""
         rows.append((f"loader {loader['abi']}", f"{loader['program'] or '(none)'} ({loader['libc']}): {dirs}{conf}"))
-    kinds = {"firmware": "firmware file", "data": "data file", "modules": "module"}
+    kinds = {"firmware": "firmware file", "data": "data file", "modules": "module", "debug": "debug file"}
     skipped = [count(files[k], noun) for k, noun in kinds.items() if files[k]]
     rows.append(
         (
@@ -43,8 +53,15 @@ def header(document: dict[str, Any], width: int | None = None) -> list:
             f"CONFIG_{n['option']}={n['value'] or '?'} ({count(n['programs'], 'program')})" for n in kernel["needs"]
         )
         rows.append(("kernel", f"{kernel['config'] or 'no --kconfig'}: {needs}"))
-    if document["problems"]:
-        rows.append(("not read", f"{entries(len(document['problems']))} (warnings above)"))
+    rows += left_out_rows(document["left_out"])
+    problems = document["problems"]
+    if problems and to_file:
+        shown = problems[:PROBLEMS_SHOWN]
+        rest = len(problems) - len(shown)
+        more = [f"... and {count(rest, 'more')} (JSON: problems)"] if rest else []
+        rows.append(("not read", "\n".join([*shown, *more])))
+    elif problems:
+        rows.append(("not read", f"{count(len(problems), 'warning')} (on stderr)"))
     out: list = [fields(rows), ""]
     by_rule, by_file = document["summary"]["by_rule"], document["summary"]["by_file"]
     if by_rule:
@@ -61,6 +78,20 @@ def header(document: dict[str, Any], width: int | None = None) -> list:
         out.append(columns(["file", "findings", "rules"], rows_file, right=[1], wrap=2))
         out.append("")
     return out
+
+
+def left_out_rows(left: dict[str, Any]) -> list[tuple[str, str]]:
+    """`left out` rows: each --exclude pattern with what it matched; of the
+    running system, the trees that are not its loader's."""
+    parts = [f"{p['pattern']} (--exclude): {listed(p['paths'], 3) or 'matched nothing'}" for p in left["excluded"]]
+    if "sysroots" in left:
+        if left["sysroots"]:
+            parts.append(f"cross toolchains' sysroots: {listed(left['sysroots'], 4)}")
+        if left["other_abis"]:
+            parts.append(f"other ABIs' libraries: {listed(left['other_abis'], 4)}")
+        if left["not_read"]:
+            parts.append(f"not read: {listed(left['not_read'], 8)}")
+    return [("left out", "\n".join(parts))] if parts else []
 
 
 def fold_path(path: str, room: int | None) -> list[str]:

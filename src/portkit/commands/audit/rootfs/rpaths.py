@@ -52,7 +52,9 @@ def _judge(audit: Audit, holder: str, tag: str, written: str, lib: str, system: 
     if not expanded.startswith("/"):
         return RpathEntry(holder, tag, written, "relative", None)
     directory = posixpath.normpath(expanded)
-    reason = host_reason(directory) if not written.startswith("$") else ""
+    # On the running system the build machine is the image: a path that exists there is its own.
+    live_and_there = audit.image.live and audit.image.is_dir(directory)
+    reason = host_reason(directory) if not written.startswith("$") and not live_and_there else ""
     if reason:
         return RpathEntry(holder, tag, written, "host", directory, reason)
     if not audit.image.is_dir(directory):

@@ -19,8 +19,9 @@ RULE = Rule(
         "A program for another processor fails with `Exec format error` (or `not found`, when its interpreter is "
         "missing); a library for another ABI is skipped by the loader as if it were not there. Cross builds leak "
         "them: a host tool installed into the image, a prebuilt blob for the wrong board, an x86 library copied "
-        "from the build machine. Firmware for peripherals (`/lib/firmware`), data (`/usr/share`, grub's modules) "
-        "and BPF objects are not checked, as Buildroot's check-bin-arch and Yocto's insane.bbclass do not; "
+        "from the build machine. Firmware for peripherals (`/lib/firmware`), data (`/usr/share`, grub's modules), "
+        "separate debug files (`/usr/lib/debug`) and BPF objects are not checked, as Buildroot's check-bin-arch "
+        "and Yocto's insane.bbclass do not; "
         "kernel modules need only be of the image's processor family (a 64-bit kernel under a 32-bit userland)."
     ),
     wrong=(
@@ -42,9 +43,9 @@ RULE = Rule(
 
 def check(audit: Audit) -> Iterator[Finding]:
     target = audit.target.abi
-    for path, facts in sorted(audit.image.elves.items()):
-        where = placement(path)
-        if where in ("firmware", "data") or facts.machine in (0, EM_BPF):
+    for path, facts in audit.files.items():
+        where = placement(path, facts)
+        if where in ("firmware", "data", "debug") or facts.machine in (0, EM_BPF):
             continue
         abi = audit.abis[path]
         if where == "module":

@@ -12,7 +12,8 @@ RULE = Rule(
     name="malformed-elf",
     severity=Severity.WARNING,
     family="Architecture",
-    summary="A file with the ELF magic number whose headers or tables cannot be read (truncated, or damaged).",
+    summary="A file with the ELF magic number whose headers or tables cannot be read (truncated, or damaged); "
+    "separate debug files, whose sections are NOBITS, are debug data and not read as programs.",
     why=(
         "The kernel refuses such a program and the loader such a library, usually with a message that names "
         "neither the file nor the reason. A truncated ELF file in an image is most often an interrupted copy, "
@@ -27,5 +28,5 @@ RULE = Rule(
 
 def check(audit: Audit) -> Iterator[Finding]:
     for path, why in sorted(audit.image.malformed.items()):
-        if placement(path) != "firmware":
+        if placement(path) not in ("firmware", "debug"):
             yield audit.finding(RULE, path, f"not a readable ELF file: {why}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from portkit.commands.audit.rootfs.audit import Audit, loaders_phrase
-from portkit.commands.audit.rootfs.messages import elsewhere, listed
+from portkit.commands.audit.rootfs.missing import details, fix, missing_libraries, searched_phrase
 from portkit.findings.model import Finding, Rule, Severity
 
 RULE = Rule(
@@ -13,7 +13,8 @@ RULE = Rule(
     name="missing-library",
     severity=Severity.ERROR,
     family="Loading",
-    summary="A library named by DT_NEEDED that the image's loader would not find anywhere it searches.",
+    summary="A library named by DT_NEEDED that the image's loader would not find anywhere it searches, needed by "
+    "a program or by a library the loader finds by name (a plugin's needs are PKR206 and PKR207).",
     why=(
         "The program fails at start with `error while loading shared libraries: libfoo.so.1: cannot open shared "
         "object file`, on the board, not in the build. The library may be absent, or installed where this "
@@ -30,22 +31,19 @@ RULE = Rule(
         "# an arm64 image: its loader searches /lib/aarch64-linux-gnu, /usr/lib/aarch64-linux-gnu, /lib, /usr/lib"
     ),
     right="$ ls rootfs/usr/lib/\nlibfoo.so.1",
-    fix="Install the library into a directory the loader searches (the target's libdir: --libdir=/usr/lib), or "
-    "add the package that provides it; a RUNPATH of $ORIGIN/../lib suits a private library.",
+    fix="Install the library into a directory the loader searches (the image's libdir: /usr/lib/<triple> on a "
+    "multiarch image such as Debian's, /usr/lib on most others), or add the package that provides it; a RUNPATH "
+    "of $ORIGIN/../lib suits a private library. Each finding names the directory for its own ABI.",
     language="console",
 )
 
 
 def check(audit: Audit) -> Iterator[Finding]:
-    for (path, name), outcomes in sorted(audit.loading.items()):
-        missing = [(root, lookup) for root, lookup in outcomes if lookup.found is None and not lookup.skipped]
-        if not missing:
-            continue
-        lookup = missing[0][1]
-        when = loaders_phrase([root for root, _ in missing], path)
-        searched = list(lookup.searched) or ["(no directory)"]
-        message = f"needs {name}, which the loader does not find{when}; it searches {listed(searched, 6)}"
-        copies = elsewhere(audit.image, name, lookup.searched)
-        if copies:
-            message += f"; {listed(copies, 3)} lies in a directory it does not search"
-        yield audit.finding(RULE, path, message)
+    for item in missing_libraries(audit):
+        if item.plugins_only:
+            continue  # PKR206, PKR207: only a plugin fails
+        when = loaders_phrase(item.roots, item.path)
+        more, usable = details(audit, item)
+        message = (f"needs {item.name}, which the loader does not find{when}; it searches "
+                   f"{searched_phrase(item.lookup)}{more}")  # fmt: skip
+        yield audit.finding(RULE, item.path, message, fix(audit, item, usable))

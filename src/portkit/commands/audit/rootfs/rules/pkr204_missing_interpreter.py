@@ -38,6 +38,9 @@ def check(audit: Audit) -> Iterator[Finding]:
     for path, facts in audit.programs_and_libraries.items():
         if facts.interpreter is None:
             continue
+        if not facts.interpreter:
+            yield audit.finding(RULE, path, "its PT_INTERP names no file (an empty path): the kernel cannot start it")
+            continue
         resolved = audit.image.resolve(facts.interpreter)
         if resolved.path is None:
             yield audit.finding(RULE, path, f"its interpreter {facts.interpreter} is not in the image ({resolved.why})")

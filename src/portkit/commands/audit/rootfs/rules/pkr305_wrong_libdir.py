@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from portkit.commands.audit.rootfs.audit import Audit
 from portkit.commands.audit.rootfs.messages import listed
+from portkit.commands.audit.rootfs.missing import libdir_for
 from portkit.commands.audit.rootfs.rpaths import rpath_entries
 from portkit.findings.model import Finding, Rule, Severity
 
@@ -63,7 +64,11 @@ def check(audit: Audit) -> Iterator[Finding]:
         searched = [*loader.system_dirs, *loader.conf_dirs]
         real = {audit.image.resolve(d).path for d in searched} | named
         if directory not in real:
+            libdir = libdir_for(audit, abi, loader)
             yield audit.finding(
                 RULE, path, f"{directory} is not searched by the {abi.name} loader (it searches "
-                f"{listed(list(dict.fromkeys(searched)), 6)}), and no RPATH or RUNPATH names it"
+                f"{listed(list(dict.fromkeys(searched)), 6)}), and no RPATH or RUNPATH names it",
+                fix=f"Configure the package with the image's libdir for {abi.name} (--libdir={libdir}, "
+                f"-DCMAKE_INSTALL_LIBDIR={libdir.removeprefix('/usr/')}), or add /{directory} to /etc/ld.so.conf.d/ "
+                "if it is meant to be searched.",
             )  # fmt: skip

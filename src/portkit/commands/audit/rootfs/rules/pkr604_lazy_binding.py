@@ -12,8 +12,9 @@ RULE = Rule(
     name="lazy-binding",
     severity=Severity.NOTE,
     family="Hardening",
-    summary="A dynamically linked program (one with an interpreter) with RELRO but without BIND_NOW "
-    "(DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW): partial RELRO.",
+    summary="A dynamically linked program (an interpreter and a dynamic section) with RELRO but without BIND_NOW "
+    "(DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW): partial RELRO. A static program with an interpreter but no "
+    "dynamic section (klibc's) binds nothing.",
     why=(
         "With lazy binding the loader resolves each function on its first call, so the part of the GOT that "
         "holds them must stay writable (checksec: `Partial RELRO`). Binding at start-up makes the whole GOT "
@@ -31,5 +32,5 @@ RULE = Rule(
 
 def check(audit: Audit) -> Iterator[Finding]:
     for path, facts in audit.programs_and_libraries.items():
-        if facts.is_executable and facts.interpreter and facts.relro and not facts.bind_now:
+        if facts.is_executable and facts.interpreter and facts.dynamic and facts.relro and not facts.bind_now:
             yield audit.finding(RULE, path, "binds lazily (no BIND_NOW): partial RELRO")

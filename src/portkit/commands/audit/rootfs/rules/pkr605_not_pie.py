@@ -30,5 +30,10 @@ RULE = Rule(
 def check(audit: Audit) -> Iterator[Finding]:
     for path, facts in audit.programs_and_libraries.items():
         if facts.type == ET_EXEC:
-            linked = "dynamically" if facts.interpreter else "statically"
-            yield audit.finding(RULE, path, f"is not position-independent (ET_EXEC, {linked} linked)")
+            if facts.dynamic:
+                linked = "dynamically linked"
+            elif facts.interpreter:  # klibc's shared programs: the kernel maps the library as their interpreter
+                linked = f"statically linked against {facts.interpreter}, its interpreter"
+            else:
+                linked = "statically linked"
+            yield audit.finding(RULE, path, f"is not position-independent (ET_EXEC, {linked})")

@@ -1,0 +1,1 @@
+"""`portkit agents`: the agents this portkit runs on its targets."""
