@@ -4,9 +4,12 @@ most INT_MAX, and so is `len` in `if (len < INT_MAX) n = len;` or after
 nothing; these find the guard for values.value_range and the narrowing rules.
 
 Only plain guards count: a comparison of the value itself with a constant,
-around it or before it in the same block, with no assignment to the value
-in between. A value is compared by what it names (a variable, a member
-chain), not by how it is spelled.
+or with another variable of a known type (`if (indent < column)` puts column
+above INT_MIN when indent is an int), around it or before it in the same
+block, with no assignment to the value in between. Every guard on the way up
+to the function counts: `if (indent < column) { if (column > INT_MAX) return
+0; n = column; }` bounds column on both sides. A value is compared by what
+it names (a variable, a member chain), not by how it is spelled.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ CONDITIONAL_OPERATOR = 116
 COMPOUND_STMT = 202
 IF_STMT = 205
 JUMPS = frozenset({210, 211, 212, 213, 214})  # goto, indirect goto, continue, break, return
+FUNCTION_DECL = 8
+LOOPS = frozenset({207, 208, 209})  # while, do, for
 COMPARISONS = {"<": (None, -1), "<=": (None, 0), ">": (1, None), ">=": (0, None)}  # value OP K: (low +, high +)
 FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -57,47 +62,78 @@ def bound_by(unit: Unit, condition, value, holds: bool) -> tuple[int | None, int
     sides = unit.children(condition)
     if len(sides) != 2:
         return None
-    for compared, constant, op in ((sides[0], sides[1], operator), (sides[1], sides[0], FLIPPED[operator])):
-        k = unit.value(constant)
-        if k is None or unit.value(compared) is not None or not same_value(unit, compared, value):
+    for compared, other, op in ((sides[0], sides[1], operator), (sides[1], sides[0], FLIPPED[operator])):
+        if unit.value(compared) is not None or not same_value(unit, compared, value):
             continue
         op = op if holds else NEGATED[op]
+        k = unit.value(other)
+        if k is not None:
+            least = greatest = k
+        else:
+            span = _comparand_range(unit, compared, other)
+            if span is None or op not in COMPARISONS:
+                return None
+            least, greatest = span
         if op == "==":
-            return k, k
+            return least, greatest
         if op in COMPARISONS:
             low, high = COMPARISONS[op]
-            return (k + low if low is not None else None), (k + high if high is not None else None)
+            # value > other: above other's least; value < other: below other's greatest
+            return (least + low if low is not None else None), (greatest + high if high is not None else None)
         return None
     return None
 
 
+def _comparand_range(unit: Unit, compared, other) -> tuple[int, int] | None:
+    """The values of a comparand that is no constant, by its own type (an
+    int: INT_MIN..INT_MAX), where the comparison keeps them: both signed, or
+    it cannot be negative (an unsigned value compared with a negative int
+    would compare a converted, huge value)."""
+    own = unit.width_of(unit.strip(compared))
+    theirs = unit.width_of(unit.strip(other))
+    if not (own.integer and theirs.integer) or theirs.target is None:
+        return None
+    bits = 8 * theirs.target
+    if theirs.kind == "unsigned":
+        return 0, (1 << bits) - 1
+    if own.kind != "signed":
+        return None
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
 def guarded(unit: Unit, node) -> tuple[int | None, int | None] | None:
-    """The bounds a guard around node, or before it in its block, puts on
+    """The bounds the guards around node, or before it in its blocks, put on
     node's value (an if it is in a branch of; an if before it that leaves
-    the block when the value is out of range, or clamps it); None: none found."""
+    the block when the value is out of range, or clamps it), all of them
+    up to the function; None: none found."""
+    bounds: list[tuple[int | None, int | None]] = []
     current, above = node, unit.parent(node)
     for _ in range(64):
         if above is None:
-            return None
+            break
         kind = above._kind_id
+        found = None
         if kind == CONDITIONAL_OPERATOR:  # n > K ? K : n
             parts = unit.children(above)
             if len(parts) == 3 and not _is(parts[0], current):
                 found = bound_by(unit, parts[0], node, holds=_is(parts[1], current))
-                if found is not None:
-                    return found
         elif kind == IF_STMT:
             parts = unit.children(above)
-            if len(parts) >= 2 and not _is(parts[0], current):
+            # the branch must not change the value before it is used (it may, anywhere in it: no bound)
+            if len(parts) >= 2 and not _is(parts[0], current) and not _writes(unit, current, node):
                 found = bound_by(unit, parts[0], node, holds=_is(parts[1], current))
-                if found is not None:
-                    return found
         elif kind == COMPOUND_STMT:
             found = _before_in_block(unit, above, current, node)
-            if found is not None:
-                return found
+        elif kind == FUNCTION_DECL or (kind in LOOPS and _writes(unit, above, node)):
+            break  # a loop that writes the value runs its body again after the write
+        if found is not None:
+            bounds.append(found)
         current, above = above, unit.parent(above)
-    return None
+    if not bounds:
+        return None
+    lows = [low for low, _ in bounds if low is not None]
+    highs = [high for _, high in bounds if high is not None]
+    return (max(lows) if lows else None), (min(highs) if highs else None)
 
 
 def _before_in_block(unit: Unit, block, statement, value) -> tuple[int | None, int | None] | None:
