@@ -84,7 +84,32 @@ def _kept(unit: Unit, node, size: int, depth: int) -> bool:
         return False
     if kind == CONDITIONAL_OPERATOR and len(children) == 3:
         return all(_kept(unit, c, size, depth + 1) for c in children[1:])
+    if kind == DECL_REF_EXPR:
+        return _variable_kept(unit, node, size, depth)
     return False
+
+
+def _variable_kept(unit: Unit, reference, size: int, depth: int) -> bool:
+    """A local variable every value of which (its initialiser, each
+    assignment in its function, nothing else writing it) keeps its low bits:
+    `size_t n = int_length(s); ... f(n)` into an int is the int again."""
+    variable = reference.referenced
+    if variable is None or variable.kind.value != VAR_DECL or depth > 8:
+        return False
+    function = variable.semantic_parent
+    if function is None or function.kind.value != FUNCTION_DECL:
+        return False  # a global: any function may write it
+    key = ("variable kept", size, *identity(variable))
+    if key not in unit.notes:
+        unit.notes[key] = False  # while it is worked out (n = n * 2): not known
+        values = [c for c in unit.children(variable) if c.kind.is_expression()]
+        writes = _writes(unit, function, variable)
+        unit.notes[key] = (
+            writes is not None
+            and bool(values or writes)
+            and all(_kept(unit, v, size, depth + 1) for v in (*values[-1:], *writes))
+        )
+    return unit.notes[key]
 
 
 def _integer(unit: Unit, node) -> bool:
