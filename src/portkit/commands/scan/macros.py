@@ -48,13 +48,16 @@ def definitions(path: str, text: str) -> list[Macro]:
     """Every #define of a file's text, in order (a name may have several: a
     default under #ifndef, a redefinition after #undef)."""
     found: list[Macro] = []
+    line, counted = 1, 0  # lines counted from the previous #define on: a 9 MB amalgamation has thousands
     for match in DEFINES.finditer(text):
         start = match.start()
+        line += text.count("\n", counted, start)
+        counted = start
         end = text.find("\n", start)
         while end >= 0 and text[max(start, end - 2) : end].rstrip("\r \t").endswith("\\"):  # continued
             end = text.find("\n", end + 1)
         body = text[start : end if end >= 0 else len(text)]
-        found.append(Macro(match[1], path, text.count("\n", 0, start) + 1, tuple(body.splitlines())))
+        found.append(Macro(match[1], path, line, tuple(body.splitlines())))
     return found
 
 

@@ -125,10 +125,9 @@ class Unit:
         (not those in a region an #if left out), read once."""
         key = ("definitions", path)
         if key not in self.notes:
-            left_out = skipped_lines(self.ci, self.tu, path)
-            self.notes[key] = [
-                m for m in definitions(path, self._text(path)) if not any(a <= m.line <= b for a, b in left_out)
-            ]
+            left_out = sorted(skipped_lines(self.ci, self.tu, path))
+            firsts = [a for a, _ in left_out]
+            self.notes[key] = [m for m in definitions(path, self._text(path)) if not _inside(left_out, firsts, m.line)]
         return self.notes[key]
 
     def mentions(self, pattern: re.Pattern[str]) -> bool:
@@ -482,3 +481,10 @@ def bare(spelling: str) -> str:
 
 def _span(extent) -> tuple[tuple[int, int], tuple[int, int]]:
     return (extent.start.line, extent.start.column), (extent.end.line, extent.end.column)
+
+
+def _inside(regions: list[tuple[int, int]], firsts: list[int], line: int) -> bool:
+    """line lies in one of the regions (the preprocessor's skipped ranges: apart
+    from each other), sorted by their first line (firsts: those first lines)."""
+    index = bisect.bisect_right(firsts, line) - 1
+    return index >= 0 and regions[index][0] <= line <= regions[index][1]

@@ -45,9 +45,21 @@ def callee_facts(unit: Unit, function) -> Callee:
     if facts is None:
         t = function.type
         variadic = t.kind == unit.ci.TypeKind.FUNCTIONPROTO and t.is_function_variadic()
-        sentinel = variadic and any("sentinel" in token.spelling for token in function.get_tokens())
+        sentinel = variadic and _declares_sentinel(function)
         facts = unit.notes[key] = Callee(variadic, function.location.is_in_system_header, sentinel)
     return facts
+
+
+def _declares_sentinel(function) -> bool:
+    """__attribute__((sentinel)) among the tokens before the body (a
+    definition's body can be thousands of tokens: they are not read)."""
+    for token in function.get_tokens():
+        spelling = token.spelling
+        if spelling == "{":
+            return False
+        if "sentinel" in spelling:
+            return True
+    return False
 
 
 def note_call(unit: Unit, call, _parent=None) -> None:
