@@ -175,6 +175,9 @@ def compound_narrowing(unit: Unit, node) -> tuple[Width, Width, bool] | None:
         return None  # a constant that fits, or the compiler says it does not
     if low_bits_kept(unit, children[1], 8 * into.target):
         return None  # `int n; n += k * sizeof(x)` with an int k: the same int in both models
+    bounds = value_range(unit, children[1])
+    if fits(bounds, "signed", into.target) or fits(bounds, "unsigned", into.target):
+        return None  # `n += (strlen(s) & 0x3fffffff) + 1`: a value of 32 bits added, the same low bits
     return value, into, is_time(unit, unit.strip(children[1]).type.spelling)
 
 
