@@ -30,6 +30,16 @@ class Macro:
     lines: tuple[str, ...]  # the definition, continuation lines included
 
 
+ALIAS = re.compile(r"^\s*#\s*define\s+[A-Za-z_]\w*\s+[A-Za-z_]\w*\s*(?:/\*.*\*/\s*|//.*)?$")
+
+
+def is_alias(macro: Macro) -> bool:
+    """`#define xmlDictLookup xmlDictLookup__internal_alias`: another name
+    for a function or variable, which makes no expression of its own (a
+    call through it is written at the use, arguments and all)."""
+    return len(macro.lines) == 1 and ALIAS.match(macro.lines[0]) is not None
+
+
 @dataclass(frozen=True)
 class Place:
     """Where a finding made by a macro goes: the line of its body, and the

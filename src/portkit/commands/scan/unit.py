@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from portkit.commands.scan.home import Home
-from portkit.commands.scan.macros import MacroIndex, arguments_at, definitions
+from portkit.commands.scan.macros import MacroIndex, arguments_at, definitions, is_alias
 from portkit.commands.scan.messages import diagnostic_span, shown_path
 from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.widths import Width, width, width_named
@@ -420,8 +420,9 @@ class Unit:
             return None
         where = node.location
         word = self._word_at(where)
-        if not word or not self._macro_index().get(word):
-            return None
+        defined = self._macro_index().get(word) if word else []
+        if not defined or all(is_alias(m) for m in defined):
+            return None  # not the project's macro, or only another name for a function
         arguments = arguments_at(self._lines(where.file.name), where.line, where.column)
         place = self._macro_index().place(word, _names(node), arguments)
         location = Location(place.macro.path, place.line, place.column, place.line, place.end_column)
