@@ -333,7 +333,11 @@ def _within(found: tuple[int, int] | None, own: tuple[int, int]) -> tuple[int, i
 def _result_range(unit: Unit, call, depth: int) -> tuple[int, int] | None:
     """fread(buf, 1, n, f) returns 0..n, read(fd, buf, n) -1..n: the C library's own functions only."""
     callee = unit.callee(call)
-    if callee is None or callee.spelling not in RESULT_BOUNDS or not callee.location.is_in_system_header:
+    if callee is None or not callee.location.is_in_system_header:
+        return None
+    if callee.spelling in ("strlen", "strnlen"):
+        return _array_length(unit, call)
+    if callee.spelling not in RESULT_BOUNDS:
         return None
     index, least = RESULT_BOUNDS[callee.spelling]
     arguments = unit.arguments(call)
@@ -341,6 +345,19 @@ def _result_range(unit: Unit, call, depth: int) -> tuple[int, int] | None:
     # count asks for at most INT_MAX bytes (a negative one is an error, not 4 GiB)
     bound = value_range(unit, unit.strip(arguments[index]), depth + 1) if index < len(arguments) else None
     return (least, max(bound[1], 0)) if bound is not None else None
+
+
+def _array_length(unit: Unit, call) -> tuple[int, int] | None:
+    """strlen(buf) of an array of N chars (`char buf[200]; snprintf(buf, ...);
+    len = strlen(buf);`) is 0..N-1; of anything else, not known."""
+    arguments = unit.arguments(call)
+    if not arguments:
+        return None
+    array = unit.strip(arguments[0])
+    if array._kind_id not in (DECL_REF_EXPR, MEMBER_REF_EXPR):
+        return None
+    size = array.type.get_array_size()  # -1: a pointer, or an array of unknown size
+    return (0, size - 1) if size > 0 else None
 
 
 def _binary_range(unit: Unit, operator: str, operands: list, depth: int) -> tuple[int, int] | None:
