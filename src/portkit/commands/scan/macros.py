@@ -86,11 +86,14 @@ class MacroIndex:
                 self._macros.setdefault(macro.name, []).append(macro)
         return self._macros.get(name, [])
 
-    def place(self, name: str, names: Sequence[str], arguments: Sequence[str] = ()) -> Place:
+    def place(
+        self, name: str, names: Sequence[str], arguments: Sequence[str] = (), strict: bool = False
+    ) -> Place | None:
         """The body line that names most of `names`, in a definition of the
         macro, else of the project's macros its body uses, nearest first;
-        its first #define line when none names any. `arguments`: the text of
-        each argument at the use: a parameter names what its argument names."""
+        its first #define line when none names any (None with `strict`).
+        `arguments`: the text of each argument at the use: a parameter names
+        what its argument names."""
         wanted = set(names)
         seen = {name}
         level = self.get(name)
@@ -110,6 +113,8 @@ class MacroIndex:
                         seen.add(word)
                         following += self.get(word)
             level = following
+        if strict:
+            return None
         macro = self.get(name)[0]
         column = macro.lines[0].find(macro.name) + 1
         return Place(macro, macro.line, column, column + len(macro.name))

@@ -424,7 +424,15 @@ class Unit:
         if not defined or all(is_alias(m) for m in defined):
             return None  # not the project's macro, or only another name for a function
         arguments = arguments_at(self._lines(where.file.name), where.line, where.column)
-        place = self._macro_index().place(word, _names(node), arguments)
+        if node._kind_id == CALL_KIND:
+            # a call whose function's name a macro makes (`#define CHECK_INVARIANT SORT_MAKE_STR(check_invariant)`):
+            # the macro made the finding only if its body names what the call's arguments name
+            passed = [n for argument in list(node.get_arguments()) for n in _names(argument)]
+            place = self._macro_index().place(word, passed, arguments, strict=True)
+        else:
+            place = self._macro_index().place(word, _names(node), arguments)
+        if place is None:
+            return None
         location = Location(place.macro.path, place.line, place.column, place.line, place.end_column)
         return location, place.macro.name, (shown_path(where.file.name), where.line, where.column)
 
