@@ -63,8 +63,10 @@ def _kept(unit: Unit, node, size: int, depth: int) -> bool:
     width = unit.width_of(node)
     if width.integer and width.target is not None and width.target <= size:
         return True  # a value of that width already: computed alike in both models
-    if unit.value(node) is not None:
-        return True
+    constant = unit.value(node)
+    if constant is not None:
+        # a constant of that width; a wider one (SIZE_MAX / 2, ~0UL) is another number at home
+        return -(1 << (8 * size - 1)) <= constant < (1 << (8 * size))
     kind = node._kind_id
     children = unit.children(node)
     if kind in (PAREN_EXPR, UNEXPOSED_EXPR) or kind in CASTS:
