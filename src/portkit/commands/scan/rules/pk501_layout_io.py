@@ -19,7 +19,9 @@ RULE = Rule(
         "memory written by the 32-bit build cannot be read by the 64-bit one (the field report: "
         '"struct timeval" recorded to a file changes the file format). Only where bytes leave the process or '
         "come into it: files, sockets, message queues, shared memory, and copies to or from a byte buffer (a "
-        "frame received, a ring). A memcpy of a struct into memory of the same program moves nothing across."
+        "frame received, a ring). A memcpy of a struct into memory of the same program moves nothing across, "
+        "and neither does a memcpy of a record that holds pointers into a byte buffer (an arena or a pool: "
+        "no frame or file is made of addresses)."
     ),
     wrong="struct timeval tv;\ngettimeofday(&tv, NULL);\nfwrite(&tv, sizeof tv, 1, log);",
     right="struct { int64_t sec; int32_t usec; } rec = { tv.tv_sec, tv.tv_usec };\n"
@@ -62,7 +64,9 @@ def on_call(unit: Unit, call, parent) -> None:
     elif name in COPIES and len(arguments) >= 2:
         for buffer, other in ((arguments[0], arguments[1]), (arguments[1], arguments[0])):
             record = _record(unit, unit.strip(buffer).type)
-            if record is not None and _bytes(unit, other) and _check_record(unit, record, buffer, name, call):
+            if record is None or not _bytes(unit, other) or _holds_pointers(unit, record):
+                continue  # a record with pointers in it is copied within the process (an arena, a pool)
+            if _check_record(unit, record, buffer, name, call):
                 return
     elif name in MAPPINGS and parent.kind == unit.ci.CursorKind.UNEXPOSED_EXPR:
         record = _record(unit, parent.type)  # struct rec *r = mmap(...): the mapping's layout
@@ -78,6 +82,25 @@ def _bytes(unit: Unit, buffer) -> bool:
     if t.kind in (ci.TypeKind.POINTER, ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
         element = t.get_pointee() if t.kind == ci.TypeKind.POINTER else t.element_type
         return element.get_canonical().kind.name in BYTE_KINDS
+    return False
+
+
+def _holds_pointers(unit: Unit, record, depth: int = 0) -> bool:
+    """A pointer among the record's fields (or its nested records' and arrays'):
+    its bytes mean nothing outside this process, so no file, frame or shared
+    ring is made of it, and memcpy of it into bytes is a copy in memory."""
+    ci = unit.ci
+    declaration = record.get_declaration()
+    for field in declaration.get_children():
+        if field.kind != ci.CursorKind.FIELD_DECL:
+            continue
+        t = field.type.get_canonical()
+        while t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+            t = t.element_type.get_canonical()
+        if t.kind == ci.TypeKind.POINTER:
+            return True
+        if t.kind == ci.TypeKind.RECORD and depth < 8 and _holds_pointers(unit, t, depth + 1):
+            return True
     return False
 
 
