@@ -49,6 +49,12 @@ RESULT_BOUNDS = {
 }
 
 
+# zlib's checksums: uLong results that zlib documents as 32-bit values.
+ZLIB_CHECKSUMS = frozenset(
+    {"crc32", "crc32_z", "crc32_combine", "crc32_combine64", "adler32", "adler32_z", "adler32_combine"}
+)
+
+
 def low_bits_kept(unit: Unit, node, bits: int = 32) -> bool:
     """The low `bits` bits of node's value are the same in both models: it is
     built with + - * << & | ^ (and ~, unary -, casts, ?:) from values of at
@@ -337,8 +343,10 @@ def _result_range(unit: Unit, call, depth: int) -> tuple[int, int] | None:
     callee = unit.callee(call)
     if callee is None or not callee.location.is_in_system_header:
         return None
-    if callee.spelling in ("strlen", "strnlen"):
+    if callee.spelling == "strlen":
         return _array_length(unit, call)
+    if callee.spelling in ZLIB_CHECKSUMS and callee.location.file.name.endswith("/zlib.h"):
+        return 0, 0xFFFFFFFF  # a CRC-32 or Adler-32 in zlib's uLong: 32 bits in every data model
     if callee.spelling not in RESULT_BOUNDS:
         return None
     index, least = RESULT_BOUNDS[callee.spelling]
