@@ -192,18 +192,29 @@ def _clamps(unit: Unit, branch, value) -> bool:
 
 def _writes(unit: Unit, statement, value) -> bool:
     """Whether a statement may change the value (an assignment to it, ++ or --, its address taken)."""
-    for node in statement.walk_preorder():
-        kind = node._kind_id
-        if kind not in (BINARY_OPERATOR, COMPOUND_ASSIGNMENT, UNARY_OPERATOR):
-            continue
-        if kind == BINARY_OPERATOR and unit.binary_operator(node) != "=":
-            continue
-        if kind == UNARY_OPERATOR and unit.unary_operator(node) not in ("++", "--", "&"):
-            continue
-        operands = unit.children(node)
-        if operands and same_value(unit, operands[0], value):
-            return True
-    return False
+    return any(same_value(unit, target, value) for target in _written(unit, statement))
+
+
+def _written(unit: Unit, statement) -> list:
+    """What a statement assigns, increments or takes the address of: found in
+    one walk of it, kept for every value asked about (a guard is looked for
+    once per narrowing, through every statement around it)."""
+    key = ("written", *identity(statement))
+    if key not in unit.notes:
+        targets = []
+        for node in statement.walk_preorder():
+            kind = node._kind_id
+            if kind not in (BINARY_OPERATOR, COMPOUND_ASSIGNMENT, UNARY_OPERATOR):
+                continue
+            if kind == BINARY_OPERATOR and unit.binary_operator(node) != "=":
+                continue
+            if kind == UNARY_OPERATOR and unit.unary_operator(node) not in ("++", "--", "&"):
+                continue
+            operands = unit.children(node)
+            if operands:
+                targets.append(operands[0])
+        unit.notes[key] = targets
+    return unit.notes[key]
 
 
 def _is(a, b) -> bool:
