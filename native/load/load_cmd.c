@@ -125,7 +125,6 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
 
 const pk_load_kind pk_load_cmd = {
     .name = "cmd",
-    .summary = "any command (/bin/sh -c) in its own process group, stopped at the end",
     .options = PK_LOAD_OPT_CMD | PK_LOAD_OPT_GRACE,
     .prepare = prepare,
     .params = params,

@@ -145,7 +145,6 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
 
 const pk_load_kind pk_load_cpu = {
     .name = "cpu",
-    .summary = "busy threads at a duty cycle (--duty), optionally pinned (--cpus)",
     .options = PK_LOAD_OPT_WORKERS | PK_LOAD_OPT_DUTY | PK_LOAD_OPT_PERIOD | PK_LOAD_OPT_CPUS,
     .prepare = prepare,
     .params = params,

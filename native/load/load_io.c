@@ -206,7 +206,6 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
 
 const pk_load_kind pk_load_io = {
     .name = "io",
-    .summary = "tree walks (readdir + lstat, like find) and write + fsync in a private temporary directory",
     .options = PK_LOAD_OPT_WORKERS | PK_LOAD_OPT_PATH | PK_LOAD_OPT_DIR | PK_LOAD_OPT_SIZE,
     .prepare = prepare,
     .params = params,

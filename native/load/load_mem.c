@@ -129,7 +129,6 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
 
 const pk_load_kind pk_load_mem = {
     .name = "mem",
-    .summary = "memory bandwidth: write, read and copy over buffers larger than the caches",
     .options = PK_LOAD_OPT_WORKERS | PK_LOAD_OPT_SIZE,
     .prepare = prepare,
     .params = params,

@@ -150,7 +150,6 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
 
 const pk_load_kind pk_load_msg = {
     .name = "msg",
-    .summary = "hackbench-like messages between sender and receiver threads (socketpairs or pipes)",
     .options = PK_LOAD_OPT_GROUPS | PK_LOAD_OPT_PAIRS | PK_LOAD_OPT_SIZE | PK_LOAD_OPT_PIPE,
     .prepare = prepare,
     .params = params,

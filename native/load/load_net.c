@@ -204,7 +204,6 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
 
 const pk_load_kind pk_load_net = {
     .name = "net",
-    .summary = "UDP (or TCP) flood between thread pairs over 127.0.0.1, like ping -f without root",
     .options = PK_LOAD_OPT_WORKERS | PK_LOAD_OPT_SIZE | PK_LOAD_OPT_PROTO,
     .prepare = prepare,
     .params = params,

@@ -115,8 +115,7 @@ int pk_load_own_fd(pk_load_run *run, int fd);
 void pk_load_finish(pk_load_run *run);
 
 typedef struct pk_load_kind {
-    const char *name;
-    const char *summary;
+    const char *name; /* the report's "kind" */
     unsigned options; /* PK_LOAD_OPT_* it takes */
     /* Fills defaults and checks the values: PK_CONTINUE or the exit code
      * after one line (2: bad usage, 3: this machine cannot). */

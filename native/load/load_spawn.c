@@ -172,7 +172,6 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
 
 const pk_load_kind pk_load_spawn = {
     .name = "spawn",
-    .summary = "process start-up: fork + exec of /bin/true (or this agent), N at once",
     .options = PK_LOAD_OPT_WORKERS | PK_LOAD_OPT_PROGRAM,
     .prepare = prepare,
     .params = params,
