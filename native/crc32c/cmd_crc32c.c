@@ -14,7 +14,6 @@
  *
  * The modes (sums, check, bench: crc32c_modes.h) are a pk_modes table like
  * every command's; only here the flags name the mode, as in sha256sum. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 
 #define MAX_SIZE ((size_t)1 << 30)
 #define DEFAULT_SECONDS 0.2
+#define MAX_SECONDS 3600.0
 
 static const size_t default_sizes[] = {64, 4096, 65536, 1u << 20, 64u << 20};
 
@@ -95,17 +95,6 @@ static int parse_sizes(pk_crc32c_options *opt, char *list)
     return PK_CONTINUE;
 }
 
-static int parse_seconds(pk_crc32c_options *opt, const char *s)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v > 0 && v <= 3600))
-        return pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "--seconds: '%s' is not a number of seconds in (0, 3600]", s);
-    opt->seconds = v;
-    return PK_CONTINUE;
-}
-
 static const struct option longopts[] = {
     {"json", no_argument, NULL, 'j'},          {"check", required_argument, NULL, 'c'},
     {"bench", no_argument, NULL, 'b'},         {"sizes", required_argument, NULL, 's'},
@@ -131,7 +120,10 @@ static int parse_options(int argc, char **argv, pk_crc32c_options *opt)
         case 'c': opt->check = optarg; break;
         case 'b': opt->bench = true; break;
         case 's': sizes_given = true; status = parse_sizes(opt, optarg); break;
-        case 't': seconds_given = true; status = parse_seconds(opt, optarg); break;
+        case 't':
+            seconds_given = true;
+            status = pk_seconds_option(PK_CRC32C_CMD, "--seconds", optarg, false, MAX_SECONDS, &opt->seconds);
+            break;
         case 'h': usage(stdout); return PK_EXIT_OK;
         default: return pk_option_error(PK_CRC32C_CMD, c, argv, longopts);
         }

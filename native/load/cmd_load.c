@@ -4,7 +4,6 @@
  * each, load_kinds.h) and hands it to the harness (load_run.c). */
 #include "cmd_load.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +64,7 @@ static void usage(FILE *out)
     pk_modes_usage(out, &load_modes, 6);
     fputs("\n"
           "options:\n"
-          "  --duration S      seconds to run, up to 86400 (default 10)\n"
+          "  --duration S      seconds to run (10, 0.5, 2m, 1h), up to 1d (default 10)\n"
           "  --json            machine-readable output (schema " PK_LOAD_SCHEMA ")\n"
           "  --workers N       cpu, spawn, mem: threads (default: one per CPU it may use);\n"
           "                    io: tree walkers (default 1 per CPU); net: sender/receiver pairs (default 1)\n"
@@ -113,19 +112,6 @@ static const struct {
     {PK_LOAD_OPT_CMD, "--cmd"},         {PK_LOAD_OPT_GRACE, "--grace"},
 };
 
-/* Seconds in (0, max] (min_zero: [0, max]), decimals allowed. */
-static int seconds_option(const char *option, const char *value, bool min_zero, double max, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(value, &end);
-    if (errno || end == value || *end || !(min_zero ? v >= 0 : v > 0) || !(v <= max))
-        return pk_fail(PK_EXIT_USAGE, PK_LOAD_CMD, "%s '%s': expected seconds from %s to %.0f", option, value,
-                       min_zero ? "0" : "more than 0", max);
-    *out = v;
-    return PK_CONTINUE;
-}
-
 static int cpus_option(pk_load_options *opt, const char *value)
 {
     int n = pk_cpulist_parse(value, opt->cpus);
@@ -138,8 +124,10 @@ static int cpus_option(pk_load_options *opt, const char *value)
 static int one_option(int c, pk_load_options *opt, char *value)
 {
     switch (c) {
-    case 'd': return seconds_option("--duration", value, false, MAX_DURATION_S, &opt->duration_s);
-    case 'G': opt->given |= PK_LOAD_OPT_GRACE; return seconds_option("--grace", value, true, MAX_GRACE_S, &opt->grace_s);
+    case 'd': return pk_seconds_option(PK_LOAD_CMD, "--duration", value, false, MAX_DURATION_S, &opt->duration_s);
+    case 'G':
+        opt->given |= PK_LOAD_OPT_GRACE;
+        return pk_seconds_option(PK_LOAD_CMD, "--grace", value, true, MAX_GRACE_S, &opt->grace_s);
     case 'j': opt->json = true; return PK_CONTINUE;
     case 'w':
         opt->given |= PK_LOAD_OPT_WORKERS;
