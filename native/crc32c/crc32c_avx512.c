@@ -15,7 +15,7 @@
 #include "crc32c_math.h"
 
 #if defined(PK_CRC32C_X86_64)
-#include "cpu_features.h"
+#include "pk_cpu_features.h"
 #include "crc32c_x86.h"
 
 #if defined(PK_CRC32C_EMULATE_AVX512)
