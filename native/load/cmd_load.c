@@ -1,14 +1,13 @@
 /* `portkit-target load KIND [options]`: a bounded load the agent runs and
  * measures itself, so that a latency run "under load" (portkit-target rt,
  * cyclictest) records what the load really was. Picks the kind (one file
- * each, load_kinds.h) and hands it to the harness (load_run.c). */
-#include "cmd_load.h"
+ * each, load_modes.h) and hands it to the harness (load_run.c). */
+#include "load_modes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "load_kinds.h"
 #include "load_sys.h"
 #include "pk_cli.h"
 #include "pk_commands.h"
@@ -26,18 +25,18 @@ static void usage(FILE *out);
 
 /* The kinds are the command's modes; each entry's data is its kind. */
 static const pk_mode kinds[] = {
-    {"cpu", run_kind, "busy threads at a duty cycle (--duty), optionally pinned (--cpus)", &pk_load_cpu, false},
-    {"spawn", run_kind, "process start-up: fork + exec of /bin/true (or this agent), N at once", &pk_load_spawn,
+    {"cpu", run_kind, "busy threads at a duty cycle (--duty), optionally pinned (--cpus)", &pk_load_kind_cpu, false},
+    {"spawn", run_kind, "process start-up: fork + exec of /bin/true (or this agent), N at once", &pk_load_kind_spawn,
      false},
     {"io", run_kind, "tree walks (readdir + lstat, like find) and write + fsync in a private temporary directory",
-     &pk_load_io, false},
+     &pk_load_kind_io, false},
     {"net", run_kind, "UDP (or TCP) flood between thread pairs over 127.0.0.1, like ping -f without root",
-     &pk_load_net, false},
-    {"mem", run_kind, "memory bandwidth: write, read and copy over buffers larger than the caches", &pk_load_mem,
+     &pk_load_kind_net, false},
+    {"mem", run_kind, "memory bandwidth: write, read and copy over buffers larger than the caches", &pk_load_kind_mem,
      false},
     {"msg", run_kind, "hackbench-like messages between sender and receiver threads (socketpairs or pipes)",
-     &pk_load_msg, false},
-    {"cmd", run_kind, "any command (/bin/sh -c) in its own process group, stopped at the end", &pk_load_cmd, false},
+     &pk_load_kind_msg, false},
+    {"cmd", run_kind, "any command (/bin/sh -c) in its own process group, stopped at the end", &pk_load_kind_cmd, false},
     /* What spawn --program self runs: no load, so not named in errors. */
     {"noop", run_noop, "exit at once (what spawn --program self runs)", NULL, true},
 };

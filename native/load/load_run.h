@@ -2,7 +2,7 @@
  * the options into pk_load_options and hands the kind to pk_load_run_kind
  * (load_run.c), which starts it, waits for --duration or a signal, stops it,
  * checks nothing is left behind and writes the document (load_report.c).
- * Each kind (load_cpu.c, load_spawn.c, ...) is a pk_load_kind. */
+ * Each kind (load_kind_cpu.c, load_kind_spawn.c, ...) is a pk_load_kind. */
 #ifndef PK_LOAD_RUN_H
 #define PK_LOAD_RUN_H
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd_load.h"
+#include "load_modes.h"
 #include "load_duty.h"
 #include "load_sys.h"
 #include "pk_cli.h"
