@@ -67,6 +67,12 @@ def add_command(
     return parser
 
 
+def add_output_directory(parser: argparse.ArgumentParser, meaning: str) -> None:
+    """-o DIR, required, of a command whose output is a directory
+    (add_command(..., output_file=False)); args.directory holds it."""
+    parser.add_argument("-o", "--output", dest="directory", type=Path, required=True, metavar="DIR", help=meaning)
+
+
 def _with_examples(
     subparsers: argparse._SubParsersAction, name: str, summary: str, description: str | None, examples: str
 ) -> argparse.ArgumentParser:
