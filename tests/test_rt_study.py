@@ -233,7 +233,7 @@ def test_a_load_the_agent_refuses_stops_the_study_before_measuring(tmp_path: Pat
         (["--loads", "cmd"], "--loads cmd needs --cmd 'COMMAND'"),
         (["--intervals", "0"], "--intervals 0: each from 1 us to 10 s"),
         (["--intervals", "fast"], "--intervals fast: whole numbers of microseconds, comma-separated"),
-        (["--duration", "-1"], "--duration -1: not from 0 to a week of seconds"),
+        (["--duration", "-1"], "--duration: -1 is not above 0 and up to 604800 seconds"),
         (["--load-options", "disk=--fast"], "--load-options disk=--fast: KIND=OPTIONS with KIND one of cpu"),
         (["--load-options", "cpu='--duty"], "--load-options cpu='--duty: No closing quotation"),
     ],

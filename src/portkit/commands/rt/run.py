@@ -15,7 +15,7 @@ from portkit.commands.rt import table
 from portkit.commands.rt.results import read_results
 from portkit.commands.rt.study import LOADS, Measure, Study, cells_of, load_options
 from portkit.commands.rt.summary import row
-from portkit.core.command import add_command, add_output_directory, whole
+from portkit.core.command import add_command, add_output_directory, seconds, whole
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
 from portkit.core.output import count, emit, output_directory, warn
 from portkit.core.progress import StatusLine
@@ -23,6 +23,7 @@ from portkit.core.target import parse_target
 
 DEFAULT_LOOPS = 100_000  # the field report's -l100000
 DEFAULT_INTERVALS = "1000"
+MAX_DURATION = 7 * 24 * 3600  # seconds per cell: a week
 TIMEOUT_HELP = (
     "end the whole study after S seconds: the cell under way stops early and is kept as interrupted, "
     "the table shows what was measured, exit 3; the same command then goes on (default and 0: no limit)"
@@ -65,7 +66,10 @@ def register(modes: argparse._SubParsersAction) -> None:
         help=f"loops per cell (default {DEFAULT_LOOPS} unless --duration)",
     )
     parser.add_argument(
-        "--duration", type=float, metavar="S", help="seconds per cell (with --loops: whichever ends first)"
+        "--duration",
+        type=seconds(MAX_DURATION),
+        metavar="S",
+        help="seconds per cell (with --loops: whichever ends first)",
     )
     parser.add_argument("--policy", choices=("fifo", "rr"), default="fifo", help="the real-time policy (default fifo)")
     parser.add_argument("--priority", type=whole(1, 99), default=80, metavar="P", help="its priority (default 80)")
@@ -154,8 +158,6 @@ def _study(args: argparse.Namespace) -> Study:
     intervals = _intervals(args.intervals)
     loads = [x.strip() for x in args.loads.split(",") if x.strip()]
     loops = args.loops if args.loops or args.duration else DEFAULT_LOOPS
-    if args.duration is not None and not 0 < args.duration <= 7 * 24 * 3600:
-        raise BadInput(f"--duration {args.duration:g}: not from 0 to a week of seconds")
     policy = "other" if args.no_rt else args.policy
     measure = Measure(
         intervals[0], loops, args.duration, policy, args.priority, args.cpus, args.break_us, args.timerlat
