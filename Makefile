@@ -16,7 +16,7 @@ export MPLCONFIGDIR := $(CURDIR)/build/cache/matplotlib
 # portkit's own (vm:'s kernels and busybox): build/cache/portkit
 export XDG_CACHE_HOME := $(CURDIR)/build/cache
 
-.PHONY: all setup system install native asan cross test test-native test-python lint demo demo-rootfs clean
+.PHONY: all setup system install native asan cross test test-native test-python lint rules-docs demo demo-rootfs clean
 
 all: install
 
@@ -59,8 +59,12 @@ test-python: setup native cross
 	$(BIN)/python -m pytest -q
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
+
+# docs/rules.md, docs/audit-*-rules.md from the findings commands' rules (a test checks they are current)
+rules-docs: install
+	$(BIN)/python tools/gen_rules_doc.py
 
 test: setup test-native test-python lint
 
