@@ -5,7 +5,8 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-TRIPLES := aarch64-linux-gnu arm-linux-gnueabihf mips64el-linux-gnuabi64 mips-linux-gnu i686-linux-gnu
+# the cross agents, from the one table of architectures (src/portkit/core/arches.py)
+TRIPLES := $(shell $(PYTHON) src/portkit/core/arches.py)
 CMAKE_CONFIGURE := cmake -S . -G Ninja -Wno-dev --log-level=WARNING
 
 # What a run caches stays in the clone (pip's wheels, matplotlib's font list,
