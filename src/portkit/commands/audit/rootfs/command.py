@@ -25,11 +25,11 @@ from portkit.commands.audit.rootfs.audit import Audit, infer_target, looks_like_
 from portkit.commands.audit.rootfs.document import audit_fields
 from portkit.commands.audit.rootfs.image import Exclusions, Image
 from portkit.commands.audit.rootfs.kernel import check_config_family
-from portkit.commands.audit.rootfs.messages import listed
 from portkit.commands.audit.rootfs.progress import Progress
 from portkit.commands.audit.rootfs.reading import read_image
 from portkit.commands.audit.rootfs.render import header
 from portkit.commands.audit.rootfs.rules import CHECKS, RULES
+from portkit.commands.audit.rootfs.wording import listed
 from portkit.core.errors import BadInput
 from portkit.core.output import terminal_width, warn
 from portkit.core.progress import StatusLine

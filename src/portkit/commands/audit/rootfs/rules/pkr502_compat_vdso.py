@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from portkit.commands.audit.rootfs.audit import Audit
 from portkit.commands.audit.rootfs.compat import compat_programs, kernel_state
 from portkit.commands.audit.rootfs.kernel import enabled
-from portkit.commands.audit.rootfs.messages import listed
+from portkit.commands.audit.rootfs.wording import listed
 from portkit.findings.model import Finding, Rule, Severity
 
 RULE = Rule(
