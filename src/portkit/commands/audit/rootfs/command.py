@@ -100,10 +100,9 @@ def run(args: argparse.Namespace) -> int:
             if image.truncated is not None:
                 raise BadInput(f"{args.image}: {image.truncated}, and no ELF file of a known ABI is in what was read")
             raise BadInput(f"{args.image}: no ELF file of a known ABI in it, nothing to audit{_root_hint(image)}")
-        options = kconfig.values() if kconfig is not None else None
-        if options is not None:
-            check_config_family(options, target.abi.name, f"--kconfig {args.kconfig}")
-        audit = Audit(image, target, options, str(args.kconfig) if args.kconfig else None)
+        if kconfig is not None:
+            check_config_family(kconfig, target.abi.name, f"--kconfig {args.kconfig}")
+        audit = Audit(image, target, kconfig, str(args.kconfig) if args.kconfig else None)
         audit.loading  # noqa: B018 - worked out here, under its own phase, for the rules to ask
         findings = run_checks(audit, args.select, args.ignore, progress)
     config_problems = kconfig.problems if kconfig is not None else []
