@@ -51,7 +51,11 @@ def render(document: dict) -> list:
     warnings = document.get("warnings") or []
     if warnings:
         out += ["", f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}:"]
-        out += [styled(f"  {w.get('about', '?')}: {w.get('message', '')}", "yellow") for w in warnings]
+        # The rule id (PKS1xx) first, as findings show theirs; older agents send none.
+        out += [
+            styled(f"  {w['id'] + ' ' if w.get('id') else ''}{w.get('about', '?')}: {w.get('message', '')}", "yellow")
+            for w in warnings
+        ]
     return out
 
 

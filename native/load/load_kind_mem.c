@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "load_kinds.h"
+#include "load_modes.h"
 #include "load_sys.h"
 #include "load_workers.h"
 #include "pk_cli.h"
@@ -127,9 +127,8 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
         pk_load_put_double(out, rate_keys[op], rate[op] > 0 ? rate[op] : NAN);
 }
 
-const pk_load_kind pk_load_mem = {
+const pk_load_kind pk_load_kind_mem = {
     .name = "mem",
-    .summary = "memory bandwidth: write, read and copy over buffers larger than the caches",
     .options = PK_LOAD_OPT_WORKERS | PK_LOAD_OPT_SIZE,
     .prepare = prepare,
     .params = params,

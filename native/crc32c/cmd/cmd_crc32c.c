@@ -12,8 +12,8 @@
  * as one line on stderr; the other files are still done); 3 the output
  * cannot be written whole (no memory for --json's errors[], a failed write).
  *
- * Modes: crc32c_sums.c (sums, --check), crc32c_bench.c (--bench). */
-#include <errno.h>
+ * The modes (sums, check, bench: crc32c_modes.h) are a pk_modes table like
+ * every command's; only here the flags name the mode, as in sha256sum. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +21,12 @@
 #include "crc32c_modes.h"
 #include "pk_cli.h"
 #include "pk_commands.h"
+#include "pk_modes.h"
 #include "pk_options.h"
 
 #define MAX_SIZE ((size_t)1 << 30)
 #define DEFAULT_SECONDS 0.2
+#define MAX_SECONDS 3600.0
 
 static const size_t default_sizes[] = {64, 4096, 65536, 1u << 20, 64u << 20};
 
@@ -93,37 +95,35 @@ static int parse_sizes(pk_crc32c_options *opt, char *list)
     return PK_CONTINUE;
 }
 
-static int parse_seconds(pk_crc32c_options *opt, const char *s)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v > 0 && v <= 3600))
-        return pk_fail(PK_EXIT_USAGE, PK_CRC32C_CMD, "--seconds: '%s' is not a number of seconds in (0, 3600]", s);
-    opt->seconds = v;
-    return PK_CONTINUE;
-}
+static const struct option longopts[] = {
+    {"json", no_argument, NULL, 'j'},          {"check", required_argument, NULL, 'c'},
+    {"bench", no_argument, NULL, 'b'},         {"sizes", required_argument, NULL, 's'},
+    {"seconds", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+#define SHORTOPTS ":hc:"
 
 /* PK_CONTINUE to go on, or the exit code to stop with. */
 static int parse_options(int argc, char **argv, pk_crc32c_options *opt)
 {
-    static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'j'},          {"check", required_argument, NULL, 'c'},
-        {"bench", no_argument, NULL, 'b'},         {"sizes", required_argument, NULL, 's'},
-        {"seconds", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    pk_crc32c_options defaults = {.seconds = DEFAULT_SECONDS};
+    defaults.size_count = sizeof default_sizes / sizeof default_sizes[0];
+    memcpy(defaults.sizes, default_sizes, sizeof default_sizes);
+    *opt = defaults;
     bool sizes_given = false, seconds_given = false;
     pk_options_start();
     int c, status = PK_CONTINUE;
     /* Files and options may mix, as in sha256sum. */
-    while (status == PK_CONTINUE && (c = getopt_long(argc, argv, ":hc:", longopts, NULL)) != -1) {
+    while (status == PK_CONTINUE && (c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
         switch (c) {
         case 'j': opt->json = true; break;
         case 'c': opt->check = optarg; break;
         case 'b': opt->bench = true; break;
         case 's': sizes_given = true; status = parse_sizes(opt, optarg); break;
-        case 't': seconds_given = true; status = parse_seconds(opt, optarg); break;
+        case 't':
+            seconds_given = true;
+            status = pk_seconds_option(PK_CRC32C_CMD, "--seconds", optarg, false, MAX_SECONDS, &opt->seconds);
+            break;
         case 'h': usage(stdout); return PK_EXIT_OK;
         default: return pk_option_error(PK_CRC32C_CMD, c, argv, longopts);
         }
@@ -140,24 +140,75 @@ static int parse_options(int argc, char **argv, pk_crc32c_options *opt)
     return PK_CONTINUE;
 }
 
+/* ------------------------------------------------------------- modes */
+
+/* Each mode parses the whole command line (argv[0] "crc32c") itself. */
+
+static int finish(int status)
+{
+    if (fflush(stdout) != 0)
+        return pk_fail(PK_EXIT_ENV, PK_CRC32C_CMD, "cannot write the output");
+    return status;
+}
+
+static int run_sums(int argc, char **argv)
+{
+    pk_crc32c_options opt;
+    int stop = parse_options(argc, argv, &opt);
+    return stop != PK_CONTINUE ? stop : finish(pk_crc32c_sum_files(&opt, argc - optind, argv + optind));
+}
+
+static int run_check(int argc, char **argv)
+{
+    pk_crc32c_options opt;
+    int stop = parse_options(argc, argv, &opt);
+    return stop != PK_CONTINUE ? stop : finish(pk_crc32c_check_list(&opt));
+}
+
+static int run_bench(int argc, char **argv)
+{
+    pk_crc32c_options opt;
+    int stop = parse_options(argc, argv, &opt);
+    return stop != PK_CONTINUE ? stop : finish(pk_crc32c_run_bench(&opt));
+}
+
+static const pk_mode modes[] = {
+    {.name = "sums", .run = run_sums, .help = "the CRC32C of each FILE, like sha256sum"},
+    {.name = "check", .run = run_check, .help = "--check LIST: verify its lines, like sha256sum -c"},
+    {.name = "bench", .run = run_bench, .help = "--bench: throughput of every implementation"},
+};
+
+static const pk_modes crc32c_modes = {
+    .cmd = PK_CRC32C_CMD,
+    .noun = "mode",
+    .modes = modes,
+    .count = PK_MODE_COUNT(modes),
+    .usage = usage,
+};
+
+/* The mode the flags ask for: "bench" with --bench, "check" with --check,
+ * else "sums". A quiet pass over a copy of argv (getopt_long reorders it);
+ * the mode's own parse reports any error, --bench with --check included. */
+static const char *mode_of_flags(int argc, char **argv)
+{
+    char **copy = malloc(((size_t)argc + 1) * sizeof *copy);
+    if (!copy)
+        return "sums"; /* its parse then runs on argv itself */
+    memcpy(copy, argv, ((size_t)argc + 1) * sizeof *copy);
+    const char *mode = "sums";
+    pk_options_start();
+    for (int c; (c = getopt_long(argc, copy, SHORTOPTS, longopts, NULL)) != -1;)
+        if (c == 'b')
+            mode = "bench";
+        else if (c == 'c' && strcmp(mode, "bench") != 0)
+            mode = "check";
+    free(copy);
+    return mode;
+}
+
 /* ------------------------------------------------------------- command */
 
 int pk_cmd_crc32c(int argc, char **argv)
 {
-    pk_crc32c_options opt = {.seconds = DEFAULT_SECONDS};
-    opt.size_count = sizeof default_sizes / sizeof default_sizes[0];
-    memcpy(opt.sizes, default_sizes, sizeof default_sizes);
-    int stop = parse_options(argc, argv, &opt);
-    if (stop != PK_CONTINUE)
-        return stop;
-    int status;
-    if (opt.bench)
-        status = pk_crc32c_run_bench(&opt);
-    else if (opt.check)
-        status = pk_crc32c_check_list(&opt);
-    else
-        status = pk_crc32c_sum_files(&opt, argc - optind, argv + optind);
-    if (fflush(stdout) != 0)
-        return pk_fail(PK_EXIT_ENV, PK_CRC32C_CMD, "cannot write the output");
-    return status;
+    return pk_modes_find(&crc32c_modes, mode_of_flags(argc, argv))->run(argc, argv);
 }

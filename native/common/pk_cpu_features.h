@@ -1,4 +1,5 @@
-/* Optional instruction-set features of the running CPU and kernel.
+/* Optional instruction-set features of the running CPU and kernel: what
+ * `portkit-target cpu` reports and the CRC32C dispatcher picks a kernel by.
  *
  * Detected once: cpuid + xgetbv on x86 (a feature counts only when the OS
  * also saves its register state, as the kernel decides), getauxval(AT_HWCAP,
@@ -6,7 +7,9 @@
  * ("sse4_2", "pclmulqdq", "avx512vl", "vpclmulqdq", "crc32", "pmull", "sha3",
  * "sve2", "neon", ...), so what portkit prints matches what engineers already
  * grep for. Each architecture knows only its own names: "neon" is not an x86
- * feature, absent or otherwise. */
+ * feature, absent or otherwise. One file per ISA family does the detecting
+ * (pk_cpu_features_x86.c, _arm.c, _mips.c, _other.c: pk_cpu_features_isa.h);
+ * pk_cpu_features.c is what they share. */
 #ifndef PK_CPU_FEATURES_H
 #define PK_CPU_FEATURES_H
 

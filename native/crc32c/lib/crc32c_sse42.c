@@ -13,7 +13,7 @@
 #if defined(PK_CRC32C_X86)
 #include <immintrin.h>
 
-#include "cpu_features.h"
+#include "pk_cpu_features.h"
 #include "crc32c_x86.h"
 
 /* Stretches of 512 bytes make the join (about 10 cycles of latency, hidden

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "load_duty.h"
-#include "load_kinds.h"
+#include "load_modes.h"
 #include "load_sys.h"
 #include "load_workers.h"
 #include "pk_cli.h"
@@ -143,9 +143,8 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
     pk_load_put_rate(out, "ops_per_s", steps, run->seconds);
 }
 
-const pk_load_kind pk_load_cpu = {
+const pk_load_kind pk_load_kind_cpu = {
     .name = "cpu",
-    .summary = "busy threads at a duty cycle (--duty), optionally pinned (--cpus)",
     .options = PK_LOAD_OPT_WORKERS | PK_LOAD_OPT_DUTY | PK_LOAD_OPT_PERIOD | PK_LOAD_OPT_CPUS,
     .prepare = prepare,
     .params = params,

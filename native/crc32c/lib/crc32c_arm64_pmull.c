@@ -12,7 +12,7 @@
 #include "crc32c_math.h"
 
 #if defined(PK_CRC32C_ARM64)
-#include "cpu_features.h"
+#include "pk_cpu_features.h"
 #include "crc32c_arm64.h"
 
 #define PMULL_MIN 256

@@ -33,7 +33,7 @@
 #if defined(PK_CRC32C_X86)
 #include <immintrin.h>
 
-#include "cpu_features.h"
+#include "pk_cpu_features.h"
 #include "crc32c_x86.h"
 
 #define AVX2_TARGET __attribute__((target("avx2,vpclmulqdq,pclmul,sse4.2")))

@@ -13,7 +13,7 @@
 #include "crc32c_math.h"
 
 #if defined(PK_CRC32C_ARM64)
-#include "cpu_features.h"
+#include "pk_cpu_features.h"
 #include "crc32c_arm64.h"
 
 #define BIG_STREAM 512

@@ -17,7 +17,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "load_kinds.h"
+#include "load_modes.h"
 #include "load_sys.h"
 #include "load_workers.h"
 #include "pk_cli.h"
@@ -202,9 +202,8 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
     pk_load_put_double(out, "lost_percent", !tcp && sent ? 100.0 * (double)(sent - received) / (double)sent : NAN);
 }
 
-const pk_load_kind pk_load_net = {
+const pk_load_kind pk_load_kind_net = {
     .name = "net",
-    .summary = "UDP (or TCP) flood between thread pairs over 127.0.0.1, like ping -f without root",
     .options = PK_LOAD_OPT_WORKERS | PK_LOAD_OPT_SIZE | PK_LOAD_OPT_PROTO,
     .prepare = prepare,
     .params = params,

@@ -1,7 +1,7 @@
 /* Inflate after RFC 1951, written for reading a kernel config: clarity over
  * speed (codes are decoded a bit at a time, canonically, from the counts of
  * each length), which is ample for a few hundred kilobytes. */
-#include "rt_gunzip.h"
+#include "pk_gunzip.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -261,7 +261,7 @@ static size_t skip_gzip_header(const uint8_t *in, size_t len)
     return pos < len ? pos : 0;
 }
 
-bool rt_gunzip(const uint8_t *in, size_t in_len, size_t max_out, char **out, size_t *out_len, const char **why)
+bool pk_gunzip(const uint8_t *in, size_t in_len, size_t max_out, char **out, size_t *out_len, const char **why)
 {
     *out = NULL;
     *out_len = 0;

@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "load_kinds.h"
+#include "load_modes.h"
 #include "load_workers.h"
 #include "pk_cli.h"
 #include "pk_options.h"
@@ -148,9 +148,8 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
     pk_load_put_rate(out, "bytes_per_s", (double)received, run->seconds);
 }
 
-const pk_load_kind pk_load_msg = {
+const pk_load_kind pk_load_kind_msg = {
     .name = "msg",
-    .summary = "hackbench-like messages between sender and receiver threads (socketpairs or pipes)",
     .options = PK_LOAD_OPT_GROUPS | PK_LOAD_OPT_PAIRS | PK_LOAD_OPT_SIZE | PK_LOAD_OPT_PIPE,
     .prepare = prepare,
     .params = params,

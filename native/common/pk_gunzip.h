@@ -3,8 +3,8 @@
  * and HZ, and a board has no zlib to spare. Bounded: every loop ends with
  * the input or the output limit, and corrupt input is an error, never a read
  * outside the buffer. */
-#ifndef RT_GUNZIP_H
-#define RT_GUNZIP_H
+#ifndef PK_GUNZIP_H
+#define PK_GUNZIP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,6 +14,6 @@
  * most max_out bytes, NUL-terminated (not counted in *out_len), and checks
  * its CRC-32 and length. False, with *why set to a static reason, on
  * anything else (*out is then NULL). */
-bool rt_gunzip(const uint8_t *in, size_t in_len, size_t max_out, char **out, size_t *out_len, const char **why);
+bool pk_gunzip(const uint8_t *in, size_t in_len, size_t max_out, char **out, size_t *out_len, const char **why);
 
 #endif

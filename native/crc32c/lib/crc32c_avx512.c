@@ -9,13 +9,13 @@
  *
  * Built with -DPK_CRC32C_EMULATE_AVX512, the same source runs on any x86-64
  * through SIMDe's portable AVX-512 (a test-only build: see
- * native/tests/test_crc32c_avx512_emul.c), so its logic is checked on CPUs
+ * native/crc32c/tests/test_crc32c_avx512_emul.c), so its logic is checked on CPUs
  * without AVX-512 too. */
 #include "crc32c_impls.h"
 #include "crc32c_math.h"
 
 #if defined(PK_CRC32C_X86_64)
-#include "cpu_features.h"
+#include "pk_cpu_features.h"
 #include "crc32c_x86.h"
 
 #if defined(PK_CRC32C_EMULATE_AVX512)

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "load_kinds.h"
+#include "load_modes.h"
 #include "load_sys.h"
 #include "load_workers.h"
 #include "pk_cli.h"
@@ -204,9 +204,8 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
     pk_load_put_uint(out, "bytes_written", s->writer.bytes);
 }
 
-const pk_load_kind pk_load_io = {
+const pk_load_kind pk_load_kind_io = {
     .name = "io",
-    .summary = "tree walks (readdir + lstat, like find) and write + fsync in a private temporary directory",
     .options = PK_LOAD_OPT_WORKERS | PK_LOAD_OPT_PATH | PK_LOAD_OPT_DIR | PK_LOAD_OPT_SIZE,
     .prepare = prepare,
     .params = params,

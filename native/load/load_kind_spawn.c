@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load_kinds.h"
+#include "load_modes.h"
 #include "load_procs.h"
 #include "load_sys.h"
 #include "load_workers.h"
@@ -170,9 +170,8 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
     pk_load_put_uint(out, "failed_spawns", failed);
 }
 
-const pk_load_kind pk_load_spawn = {
+const pk_load_kind pk_load_kind_spawn = {
     .name = "spawn",
-    .summary = "process start-up: fork + exec of /bin/true (or this agent), N at once",
     .options = PK_LOAD_OPT_WORKERS | PK_LOAD_OPT_PROGRAM,
     .prepare = prepare,
     .params = params,

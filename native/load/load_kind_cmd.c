@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "load_kinds.h"
+#include "load_modes.h"
 #include "load_procs.h"
 #include "load_workers.h"
 #include "pk_cli.h"
@@ -123,9 +123,8 @@ static void achieved(const pk_load_run *run, pk_load_values *out)
     pk_load_put_int(out, "process_group", s->pid);
 }
 
-const pk_load_kind pk_load_cmd = {
+const pk_load_kind pk_load_kind_cmd = {
     .name = "cmd",
-    .summary = "any command (/bin/sh -c) in its own process group, stopped at the end",
     .options = PK_LOAD_OPT_CMD | PK_LOAD_OPT_GRACE,
     .prepare = prepare,
     .params = params,
