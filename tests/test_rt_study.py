@@ -254,8 +254,8 @@ def test_sysinfo_in_words_and_as_the_agents_document() -> None:
     assert text[0].split(None, 1)[1].startswith(f"{kernel['release']} {kernel['machine']}")
     warnings = document["warnings"]
     assert (f"{len(warnings)} warnings:" in text) == bool(warnings)
-    for warning in warnings:
-        assert f"  {warning['about']}: {warning['message']}" in text
+    for warning in warnings:  # each after its rule id (PKS1xx), as findings show theirs
+        assert f"  {warning['id']} {warning['about']}: {warning['message']}" in text
 
 
 def test_progress_on_a_terminal_names_the_cell_and_the_time_left(tmp_path: Path) -> None:
