@@ -35,6 +35,7 @@ from typing import IO, Protocol
 
 from portkit.core.agents import find_agent, local_agent
 from portkit.core.arches import Arch, find_arch, known_names
+from portkit.core.documents import read_document
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
 from portkit.core.output import tell
 from portkit.core.progress import StatusLine, duration
@@ -204,14 +205,7 @@ class Target:
         for line in stderr.splitlines():
             if line.strip():
                 tell(kind, agent_message(line))
-        try:
-            document = json.loads(stdout)
-        except json.JSONDecodeError as err:
-            raise EnvironmentProblem(
-                f"the agent {self.agent} printed invalid JSON ({err.msg} at line {err.lineno})"
-            ) from None
-        _check_schema(document, call.schema, self.agent)
-        return AgentResult(document, returncode)
+        return AgentResult(read_document(stdout, call.schema, self.agent), returncode)
 
 
 class Running:
@@ -352,16 +346,6 @@ def _stop(proc: subprocess.Popen[str]) -> None:
     proc.wait()
 
 
-def agent_string(value: str) -> str:
-    """A string of an agent document as the agent had it (a file name, say):
-    its JSON writes each non-ASCII byte as one \\u00XX, so the bytes come back
-    through Latin-1 and are decoded as this system decodes names."""
-    try:
-        return os.fsdecode(value.encode("latin-1"))
-    except UnicodeEncodeError:  # not from the byte-escaping writer: already text
-        return value
-
-
 def agent_message(line: str) -> str:
     """An agent's stderr line without its `portkit-target CMD: ` prefix: the
     user ran portkit, and the agent is portkit's own part."""
@@ -371,15 +355,6 @@ def agent_message(line: str) -> str:
 def _last_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else ""
-
-
-def _check_schema(document: object, expected: str, agent: Path) -> None:
-    found = document.get("schema") if isinstance(document, dict) else None
-    if found != expected:
-        raise EnvironmentProblem(
-            f"the agent {agent} answered with schema {found!r}, this portkit reads {expected!r}",
-            hint="use the agent built from the same portkit version",
-        )
 
 
 def parse_target(spec: str, agent: str | Path | None = None, agent_arch: str | None = None) -> Target:

@@ -10,10 +10,33 @@ first."""
 
 from __future__ import annotations
 
+import argparse
 import platform
 from collections.abc import Iterable
 
-from portkit.core.target import emulation_note
+from portkit.commands.rt.study import SCHEMA_SYSINFO
+from portkit.core.command import add_command
+from portkit.core.output import emit
+from portkit.core.target import AgentCall, emulation_note, run_agent
+
+
+def register(modes: argparse._SubParsersAction) -> None:
+    add_command(
+        modes,
+        "sysinfo",
+        "the target's facts that decide latency",
+        None,
+        "examples:\n  portkit rt sysinfo\n  portkit rt sysinfo --target ssh:root@board\n"
+        "  portkit rt sysinfo --target vm:linux-image-rt-amd64   Debian's PREEMPT_RT kernel, booted in a VM",
+        run,
+        runs_on="agent",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    result = run_agent(args, AgentCall(("rt", "sysinfo"), SCHEMA_SYSINFO))
+    emit(args.format, result.document, render, args.output)
+    return result.exit_code
 
 
 def render(document: dict) -> list:

@@ -4,7 +4,7 @@ independent reference, the field report's experiment written the plain way
 system call, timed from outside). Both run on the same agent architecture,
 alternating, repeated; medians and ratios go to docs/benchmarks.md.
 
-    python bench/vdso_bench.py [--rounds 7] [--calls 500000] [--write docs/benchmarks.md]
+    python bench/vdso/run.py [--rounds 7] [--calls 500000] [--write docs/benchmarks.md]
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from benchlib import machine, write_section  # noqa: E402
 

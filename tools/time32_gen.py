@@ -1,6 +1,7 @@
-"""Writes time32_symbols.py from a real 32-bit glibc (2.34 or later):
+"""Writes audit rootfs's time32_symbols.py from a real 32-bit glibc (2.34 or
+later); a developer's tool, not part of the installed package:
 
-    python -m portkit.commands.audit.rootfs.time32_gen path/to/armhf/libc.so.6 > time32_symbols.py
+    python tools/time32_gen.py path/to/armhf/libc.so.6 > src/portkit/commands/audit/rootfs/time32_symbols.py
 
 glibc 2.34 gave every 32-bit interface that passes a time_t a second entry
 point for 64-bit time, exported at version GLIBC_2.34 or later as
@@ -10,8 +11,9 @@ with -D_TIME_BITS=64 imports those; one built without imports NAME. So the
 32-bit names are read off the library: for each such entry point, NAME and
 its LFS twin (stat/stat64, fts_open/fts64_open) when the library exports
 them, and every other exported name at the same address (ntp_adjtime is
-adjtimex, timelocal is mktime). tests/test_audit_rootfs_time32.py checks the
-committed table against Debian's armhf libc6."""
+adjtimex, timelocal is mktime). tests/test_audit_rootfs.py
+(test_the_time32_table_is_glibcs_own) checks the committed table against
+Debian's armhf libc6."""
 
 from __future__ import annotations
 

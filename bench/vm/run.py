@@ -7,7 +7,7 @@ the XZ payload under emulation), alternating, repeated; then a whole
 `portkit cpu --target vm:KERNEL` (fetching cached, boot, run, power off).
 Medians go to docs/benchmarks.md.
 
-    python bench/vm_boot.py [--rounds 5] [--write docs/benchmarks.md]
+    python bench/vm/run.py [--rounds 5] [--write docs/benchmarks.md]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from benchlib import machine, write_section  # noqa: E402
 from portkit.core.agents import find_agent  # noqa: E402

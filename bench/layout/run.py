@@ -12,7 +12,7 @@ The scaling case lays out generated headers of 1000 to 8000 records for the
 field report's pair, beside gcc + pahole on the same headers: portkit's time per record
 must stay flat as the count grows (it was quadratic in places once).
 
-    python bench/layout_bench.py [--rounds 9] [--write docs/benchmarks.md]
+    python bench/layout/run.py [--rounds 9] [--write docs/benchmarks.md]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from benchlib import machine, write_section  # noqa: E402
 
@@ -69,7 +69,7 @@ def agree(portkit_out: str, pahole_out: str, abi: str) -> int:
     common = sorted(set(ours) & set(theirs))
     wrong = [(n, ours[n], theirs[n]) for n in common if ours[n] != theirs[n]]
     if wrong or len(common) < 20:
-        sys.exit(f"layout_bench: portkit and pahole disagree: {wrong or f'only {len(common)} records in common'}")
+        sys.exit(f"bench/layout: portkit and pahole disagree: {wrong or f'only {len(common)} records in common'}")
     return len(common)
 
 
@@ -99,7 +99,7 @@ def main() -> None:
     args = parser.parse_args()
     for tool in [f"{t}-gcc" for t in TRIPLES.values()] + ["pahole"]:
         if shutil.which(tool) is None:
-            sys.exit(f"layout_bench: {tool} not found (scripts/install-system-packages installs it)")
+            sys.exit(f"bench/layout: {tool} not found (scripts/install-system-packages installs it)")
     jobs = {"aarch64": ["aarch64"], "arm + aarch64": ["arm", "aarch64"]}
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "all.c"
