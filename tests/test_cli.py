@@ -18,7 +18,8 @@ import pytest
 from conftest import run_portkit
 from portkit.cli import main
 from portkit.core.errors import BadInput, EnvironmentProblem
-from portkit.core.target import AgentCall, parse_target
+from portkit.core.target import AgentCall
+from portkit.core.targets import parse_target
 
 COMMANDS = ["cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit", "report", "agents"]
 

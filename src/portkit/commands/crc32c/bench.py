@@ -9,7 +9,8 @@ from portkit.commands.crc32c.render import render_bench
 from portkit.commands.crc32c.sums import SLOW_BYTES_PER_SECOND
 from portkit.core.command import seconds
 from portkit.core.output import emit
-from portkit.core.target import START_SECONDS, AgentCall, run_agent
+from portkit.core.target import START_SECONDS, AgentCall
+from portkit.core.targets import run_agent
 
 SCHEMA = "portkit.crc32c-bench/1"
 OPTIONS = ("sizes", "seconds")  # by argparse dest: refused without --bench

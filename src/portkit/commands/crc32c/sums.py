@@ -10,7 +10,8 @@ from pathlib import Path
 from portkit.commands.crc32c.render import render_sums
 from portkit.core.errors import Exit
 from portkit.core.output import deliver, emit
-from portkit.core.target import START_SECONDS, AgentCall, run_agent
+from portkit.core.target import START_SECONDS, AgentCall
+from portkit.core.targets import run_agent
 
 SCHEMA = "portkit.crc32c/1"
 # For the time limit: a slow board reading a slow card.

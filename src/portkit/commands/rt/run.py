@@ -19,7 +19,7 @@ from portkit.core.command import add_command, add_output_directory, seconds, who
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
 from portkit.core.output import count, emit, output_directory, warn
 from portkit.core.progress import StatusLine
-from portkit.core.target import parse_target
+from portkit.core.targets import parse_target
 
 DEFAULT_LOOPS = 100_000  # the field report's -l100000
 DEFAULT_INTERVALS = "1000"

@@ -17,7 +17,8 @@ from collections.abc import Iterable
 from portkit.commands.rt.study import SCHEMA_SYSINFO
 from portkit.core.command import add_command
 from portkit.core.output import emit
-from portkit.core.target import AgentCall, emulation_note, run_agent
+from portkit.core.target import AgentCall, emulation_note
+from portkit.core.targets import run_agent
 
 
 def register(modes: argparse._SubParsersAction) -> None:

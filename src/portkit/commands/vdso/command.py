@@ -25,7 +25,8 @@ from portkit.commands.vdso import bench, verify
 from portkit.commands.vdso import list as listing
 from portkit.core.command import add_command, refuse_foreign_options
 from portkit.core.output import emit
-from portkit.core.target import START_SECONDS, AgentCall, run_agent
+from portkit.core.target import START_SECONDS, AgentCall
+from portkit.core.targets import run_agent
 
 MODES = {mode.NAME: mode for mode in (listing, verify, bench)}
 # Which mode takes each option (by argparse dest); the agent's limits are the same.
