@@ -1,7 +1,8 @@
-"""Reading an agent's documents: the versioned JSON the agent prints, checked
+"""Reading portkit's documents: the versioned JSON the agent prints, checked
 against the schema this portkit reads, and the strings in it decoded as the
 agent had them (core.target runs the agent; the commands render what this
-returns)."""
+returns); and a JSON file given as an input (--baseline, a saved result),
+read or refused in one line."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 import os
 from pathlib import Path
 
-from portkit.core.errors import EnvironmentProblem
+from portkit.core.errors import BadInput, EnvironmentProblem
 
 
 def read_document(stdout: str, schema: str, agent: Path) -> dict:
@@ -36,3 +37,24 @@ def agent_string(value: str) -> str:
         return os.fsdecode(value.encode("latin-1"))
     except UnicodeEncodeError:  # not from the byte-escaping writer: already text
         return value
+
+
+def parse_json(data: str | bytes, where: str) -> object:
+    """A JSON input's value, or one line naming it (where) and what is wrong."""
+    try:
+        return json.loads(data)
+    except UnicodeDecodeError:
+        raise BadInput(f"{where}: not JSON (not UTF-8 text)") from None
+    except json.JSONDecodeError as err:
+        raise BadInput(f"{where}: not JSON ({err.msg} at line {err.lineno} column {err.colno})") from None
+    except (ValueError, RecursionError) as err:  # digits past Python's limit, nesting past the stack
+        raise BadInput(f"{where}: not JSON portkit can read ({type(err).__name__})") from None
+
+
+def read_json_file(path: str | Path, where: str) -> object:
+    """parse_json of a file's bytes; a file that cannot be read is one line too."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise BadInput(f"{where}: {err.strerror}") from None
+    return parse_json(data, where)
