@@ -55,6 +55,7 @@ anything = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklis
 @example(text="60m")
 @example(text="3600.0000000000001")
 @example(text="1e-05")
+@example(text="1E-310")  # below the smallest normal double: strtod says ERANGE, yet it is above 0
 @example(text="0x10")
 @example(text="inf")
 @example(text="1e")

@@ -1,7 +1,6 @@
 #include "pk_options.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -78,9 +77,9 @@ bool pk_parse_seconds(const char *s, double *seconds)
     if (strpbrk(s, "xX"))
         return false;
     char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s)
+    double v = strtod(s, &end); /* ERANGE: an overflow is HUGE_VAL (refused below as not
+                                   finite), an underflow a tiny value the range check judges */
+    if (end == s)
         return false;
     double unit = 1;
     if (*end) {
