@@ -50,7 +50,7 @@ def prose_paths(text: str) -> list[str]:
     return [
         q.rstrip(".,:;")
         for q in quoted
-        if not q.startswith(("-", "http", "$", "/", "~", "portkit."))  # portkit.X/N: a schema
+        if not q.startswith(("-", "http", "$", "/", "~", "portkit.", "build/"))  # a schema; what a build makes
         and not re.search(r"[A-Z*<>{}()=|]|\.\.\.", q)
         and (FILE_NAME.fullmatch(q.rstrip(".,:;")) or ("/" in q and "." not in q.rsplit("/", 1)[1]))
     ]
