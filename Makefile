@@ -5,7 +5,8 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-TRIPLES := aarch64-linux-gnu arm-linux-gnueabihf mips64el-linux-gnuabi64 mips-linux-gnu i686-linux-gnu
+# the cross agents, from the one table of architectures (src/portkit/core/arches.py)
+TRIPLES := $(shell $(PYTHON) src/portkit/core/arches.py)
 CMAKE_CONFIGURE := cmake -S . -G Ninja -Wno-dev --log-level=WARNING
 
 # What a run caches stays in the clone (pip's wheels, matplotlib's font list,
@@ -16,7 +17,7 @@ export MPLCONFIGDIR := $(CURDIR)/build/cache/matplotlib
 # portkit's own (vm:'s kernels and busybox): build/cache/portkit
 export XDG_CACHE_HOME := $(CURDIR)/build/cache
 
-.PHONY: all setup system install native asan cross test test-native test-python lint demo demo-rootfs clean
+.PHONY: all setup system install native asan cross test test-native test-python lint rules-docs demo demo-rootfs clean
 
 all: install
 
@@ -59,8 +60,12 @@ test-python: setup native cross
 	$(BIN)/python -m pytest -q
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
+
+# docs/rules.md, docs/audit-*-rules.md from the findings commands' rules (a test checks they are current)
+rules-docs: install
+	$(BIN)/python tools/gen_rules_doc.py
 
 test: setup test-native test-python lint
 

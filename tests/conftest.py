@@ -7,6 +7,7 @@ instead of skipping it: a missing tool must never pass as a green run.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -45,6 +47,16 @@ def run_portkit(
         timeout=timeout,
         env={**os.environ, **(env or {})},
     )
+
+
+def load_tool(name: str) -> ModuleType:
+    """tools/NAME.py, a developer's tool outside the installed package."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # as an import would: dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
 
 
 def _missing(what: str) -> None:

@@ -35,7 +35,7 @@ CORPUS = ROOT / "tests" / "data" / "scan"
 # The demo input of examples/legacy32, labelled the same way (not part of fixtures()).
 DEMO = ROOT / "examples" / "legacy32" / "src" / "legacy.c"
 
-# rule id -> severity; the ids are fixed (docs/rules.md will be generated from the rules).
+# rule id -> severity; the ids are fixed (docs/rules.md is generated from the rules: tools/gen_rules_doc.py).
 RULES: dict[str, str] = {
     "PK101": "error",
     "PK102": "error",

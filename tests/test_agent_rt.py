@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run, run_json
+from conftest import ROOT, run, run_json
 
 PERCENTILE_KEYS = ["50", "90", "99", "99.9", "99.99"]
 STATS_KEYS = {
@@ -506,7 +506,8 @@ def test_sysinfo_against_the_system(agent: list[str]) -> None:
     assert doc["cpufreq"]["available"] == any(
         Path(f"/sys/devices/system/cpu/cpu{c}/cpufreq/scaling_governor").exists() for c in online_cpus()
     )
-    assert all(set(w) == {"about", "message"} and w["message"] for w in doc["warnings"])
+    assert all(set(w) == {"id", "about", "message"} and w["message"] for w in doc["warnings"])
+    assert all(re.fullmatch(r"PKS1\d\d", w["id"]) for w in doc["warnings"])
 
     config = kernel_config()
     if config is None:
@@ -539,6 +540,16 @@ def test_rt_document_embeds_sysinfo(agent: list[str]) -> None:
     doc = rt_json(agent, "--no-rt", "--loops", "10")
     for key in SYSINFO_KEYS - {"loadavg", "warnings"}:
         assert doc["sysinfo"][key] == sysinfo[key], key
+
+
+def test_sysinfo_warning_ids_are_distinct_and_documented() -> None:
+    """Each condition warns under its own rule id, and docs/formats.md lists
+    exactly those ids, so a report can cite one."""
+    source = (ROOT / "native" / "rt" / "rt_sysinfo_warnings.c").read_text()
+    ids = re.findall(r'warn\(s, "(PKS\d{3})"', source)
+    assert ids and len(ids) == len(set(ids))
+    documented = re.findall(r"^\| (PKS\d{3}) \|", (ROOT / "docs" / "formats.md").read_text(), re.MULTILINE)
+    assert documented == sorted(ids)
 
 
 def test_sysinfo_text(agent: list[str]) -> None:

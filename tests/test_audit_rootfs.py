@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_portkit, validate_sarif
+from conftest import ROOT, load_tool, run_portkit, validate_sarif
 from debian_packages import unpack
 
 DATA = ROOT / "tests" / "data" / "audit_rootfs"
@@ -370,17 +370,6 @@ def test_bad_usage_is_one_line() -> None:
         assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
 
 
-def test_the_rules_page_is_generated_from_the_rules() -> None:
-    from portkit.commands.audit.rootfs.rules import RULES
-    from portkit.commands.audit.rootfs.rules_doc import INTRO, TITLE
-    from portkit.findings.report import rules_markdown
-
-    assert (ROOT / "docs" / "audit-rootfs-rules.md").read_text() == rules_markdown(RULES, TITLE, INTRO), (
-        "docs/audit-rootfs-rules.md is stale: "
-        "python -m portkit.commands.audit.rootfs.rules_doc > docs/audit-rootfs-rules.md"
-    )
-
-
 def test_list_rules() -> None:
     proc = audit("--list-rules", "--format", "json")
     ids = [r["id"] for r in json.loads(proc.stdout)["rules"]]
@@ -391,12 +380,12 @@ def test_list_rules() -> None:
 
 
 def test_the_time32_table_is_glibcs_own(clean_image: Path) -> None:
-    """time32_symbols.py is what time32_gen.py reads off Debian's armhf libc.so.6."""
-    from portkit.commands.audit.rootfs.time32_gen import time32_names
+    """time32_symbols.py is what tools/time32_gen.py reads off Debian's armhf libc.so.6."""
     from portkit.commands.audit.rootfs.time32_symbols import TIME32_SYMBOLS
 
-    table = time32_names(clean_image / "lib/arm-linux-gnueabihf/libc.so.6")
-    assert table == TIME32_SYMBOLS, "regenerate: python -m portkit.commands.audit.rootfs.time32_gen LIBC"
+    time32_gen = load_tool("time32_gen")
+    table = time32_gen.time32_names(clean_image / "lib/arm-linux-gnueabihf/libc.so.6")
+    assert table == TIME32_SYMBOLS, "regenerate: python tools/time32_gen.py LIBC"
     # from `readelf --dyn-syms`: glibc 2.34's 64-bit time entry points
     symbols = readelf("--dyn-syms", "-W", clean_image / "lib/arm-linux-gnueabihf/libc.so.6")
     assert "__clock_gettime64@@GLIBC_2.34" in symbols and "__stat64_time64@@GLIBC_2.34" in symbols

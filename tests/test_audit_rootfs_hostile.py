@@ -221,7 +221,7 @@ def test_a_missing_library_is_looked_for_by_name_not_in_every_entry(monkeypatch:
     from portkit.commands.audit.rootfs.abi import abi_of
     from portkit.commands.audit.rootfs.elf import read_elf_bytes
     from portkit.commands.audit.rootfs.image import Image, Node
-    from portkit.commands.audit.rootfs.messages import elsewhere
+    from portkit.commands.audit.rootfs.wording import elsewhere
 
     image = Image("image", None)
     for n in range(2000):

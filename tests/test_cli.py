@@ -11,7 +11,6 @@ import os
 import re
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,9 +18,10 @@ import pytest
 from conftest import run_portkit
 from portkit.cli import main
 from portkit.core.errors import BadInput, EnvironmentProblem
-from portkit.core.target import AgentCall, parse_target
+from portkit.core.target import AgentCall
+from portkit.core.targets import parse_target
 
-COMMANDS = ["cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit", "report"]
+COMMANDS = ["cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit", "report", "agents"]
 
 
 def portkit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -83,18 +83,6 @@ def test_missing_agent_is_an_environment_problem(tmp_path: Path) -> None:
     assert proc.returncode == 3
     assert len(proc.stderr.strip().splitlines()) == 1
     assert "cannot start the agent" in proc.stderr
-
-
-def test_missing_cross_agent_names_the_fix(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "portkit", "cpu", "--target", "qemu-aarch64"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={k: v for k, v in os.environ.items() if k != "PORTKIT_AGENT_DIR"},
-    )
-    assert proc.returncode == 3
-    assert "make cross" in proc.stderr
 
 
 def test_agent_speaking_another_schema_is_refused(tmp_path: Path) -> None:
@@ -177,7 +165,6 @@ def test_output_file_is_written_atomically(tmp_path: Path, capsys: pytest.Captur
 def test_output_to_a_fifo_writes_into_it_and_keeps_it(tmp_path: Path) -> None:
     """-o /dev/null used to rename a temporary file over the device, turning
     /dev/null into a regular file for every process on the machine."""
-    import os
     import stat
     import threading
 

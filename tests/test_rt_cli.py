@@ -151,6 +151,13 @@ def test_sysinfo_counts_its_warnings_in_words() -> None:
     assert "2 warnings:\n" in render_text(render({**one, "warnings": one["warnings"] * 2}))
 
 
+def test_sysinfo_shows_each_warnings_rule_id() -> None:
+    with_id = {"kernel": {}, "warnings": [{"id": "PKS113", "about": "loadavg", "message": "busy"}]}
+    assert "  PKS113 loadavg: busy" in render_text(render(with_id))
+    older_agent = {"kernel": {}, "warnings": [{"about": "loadavg", "message": "busy"}]}
+    assert "  loadavg: busy" in render_text(render(older_agent))
+
+
 def test_sysinfo_under_qemu_user_says_whose_kernel_it_is() -> None:
     agent = ROOT / "build" / "aarch64-linux-gnu" / "portkit-target"
     if not agent.exists():

@@ -16,8 +16,6 @@ from portkit.commands.rt.stats import (
     BlockMaxSeries,
     Histogram,
     Moments,
-    block_max_series,
-    histogram_from_samples,
     histogram_moments,
     percentiles_ns,
     regroup,
@@ -25,6 +23,30 @@ from portkit.commands.rt.stats import (
     sqrt_rounded,
 )
 from rt_samples import NUMPY_Q_NUDGE
+
+
+def histogram_from_samples(values_ns: list[int], bucket_ns: int, buckets: int) -> Histogram:
+    """The histogram the agent keeps, built from the samples themselves:
+    `buckets` buckets; larger samples go to the overflow."""
+    counts = [0] * buckets
+    overflow, overflow_max = 0, None
+    for value in values_ns:
+        if value // bucket_ns < buckets:
+            counts[value // bucket_ns] += 1
+        else:
+            overflow += 1
+            overflow_max = value if overflow_max is None else max(overflow_max, value)
+    return Histogram(bucket_ns, counts, overflow, overflow_max)
+
+
+def block_max_series(values: list[int], points: int) -> dict | None:
+    """The block-max series of all the values at once: the largest of each
+    block of series_block() values (the last may be shorter); None without values."""
+    if not values:
+        return None
+    block = series_block(len(values), points)
+    return {"block": block, "max_ns": [max(values[start : start + block]) for start in range(0, len(values), block)]}
+
 
 samples_ns = st.lists(st.integers(0, 5_000_000), min_size=1, max_size=3000)
 bucket_widths = st.sampled_from([1, 7, 250, 1000, 2500])

@@ -233,7 +233,7 @@ def test_a_load_the_agent_refuses_stops_the_study_before_measuring(tmp_path: Pat
         (["--loads", "cmd"], "--loads cmd needs --cmd 'COMMAND'"),
         (["--intervals", "0"], "--intervals 0: each from 1 us to 10 s"),
         (["--intervals", "fast"], "--intervals fast: whole numbers of microseconds, comma-separated"),
-        (["--duration", "-1"], "--duration -1: not from 0 to a week of seconds"),
+        (["--duration", "-1"], "--duration: -1 is not above 0 and up to 604800 seconds"),
         (["--load-options", "disk=--fast"], "--load-options disk=--fast: KIND=OPTIONS with KIND one of cpu"),
         (["--load-options", "cpu='--duty"], "--load-options cpu='--duty: No closing quotation"),
     ],
@@ -254,8 +254,8 @@ def test_sysinfo_in_words_and_as_the_agents_document() -> None:
     assert text[0].split(None, 1)[1].startswith(f"{kernel['release']} {kernel['machine']}")
     warnings = document["warnings"]
     assert (f"{len(warnings)} warnings:" in text) == bool(warnings)
-    for warning in warnings:
-        assert f"  {warning['about']}: {warning['message']}" in text
+    for warning in warnings:  # each after its rule id (PKS1xx), as findings show theirs
+        assert f"  {warning['id']} {warning['about']}: {warning['message']}" in text
 
 
 def test_progress_on_a_terminal_names_the_cell_and_the_time_left(tmp_path: Path) -> None:

@@ -161,16 +161,6 @@ def test_a_finding_in_a_shared_header_is_reported_once(tmp_path: Path) -> None:
     assert found(document) == [(1, "PK101")] and document["scanned"] == 2
 
 
-def test_the_rules_page_is_generated_from_the_rules() -> None:
-    from portkit.commands.scan.rules import RULES
-    from portkit.commands.scan.rules_doc import INTRO, TITLE
-    from portkit.findings.report import rules_markdown
-
-    assert (ROOT / "docs" / "rules.md").read_text() == rules_markdown(RULES, TITLE, INTRO), (
-        "docs/rules.md is stale: python -m portkit.commands.scan.rules_doc > docs/rules.md"
-    )
-
-
 def test_list_rules() -> None:
     document = json.loads(scan("--list-rules", "--format", "json").stdout)
     ids = [r["id"] for r in document["rules"]]

@@ -128,9 +128,12 @@ def test_files_reach_the_loongson_kernels_agent(tmp_path: Path) -> None:
     _debian_has("mips64el")
     files = [ROOT / "examples" / "legacy32" / "include" / name for name in ("wire.h", "ipc.h")]
     relative = [f.relative_to(ROOT) for f in files]
-    document = vm("crc32c", "--target", "vm:linux-image-loongson-3", *relative, cwd=ROOT)
+    # and one under /tmp, where a CI workspace often is: the VM's /tmp must not hide it
+    in_tmp = tmp_path / "wire copy.h"
+    in_tmp.write_bytes(files[0].read_bytes() + b"/* copy */\n")
+    document = vm("crc32c", "--target", "vm:linux-image-loongson-3", *relative, in_tmp, cwd=ROOT)
     assert document["agent"]["arch"] == "mips64el"
     assert "loongson-3" in document["vm"]["kernel"]
     sums = {entry["path"]: entry["crc32c"] for entry in document["files"]}
-    expected = {str(r): f"0x{google_crc32c.value(f.read_bytes()):08x}" for r, f in zip(relative, files, strict=True)}
-    assert sums == expected
+    named = [*zip(map(str, relative), files, strict=True), (str(in_tmp), in_tmp)]
+    assert sums == {name: f"0x{google_crc32c.value(f.read_bytes()):08x}" for name, f in named}

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path, PurePosixPath
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import BUILD
@@ -187,6 +187,7 @@ def test_malformed_ssh_addresses_are_refused(spec: str) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(head=st.binary(max_size=0x600), magic=st.sampled_from([b"", b"ARM\x64", b"HdrS", b"\x7fELF", b"\x1f\x8b"]))
+@example(head=b"\x00\x00\x08", magic=b"\x1f\x8b")  # a damaged gzip stream: zlib.error, not OSError
 def test_any_file_given_as_a_kernel_is_an_architecture_or_one_refusal(
     tmp_path_factory: pytest.TempPathFactory, head: bytes, magic: bytes
 ) -> None:

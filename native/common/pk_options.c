@@ -1,6 +1,10 @@
 #include "pk_options.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pk_cli.h"
@@ -62,5 +66,59 @@ int pk_whole_number_option(const char *cmd, const char *option, const char *valu
         return pk_fail(PK_EXIT_USAGE, cmd, "%s '%s': expected a whole number from %lld to %lld", option, value,
                        (long long)min, (long long)max);
     *out = (uint64_t)v;
+    return PK_CONTINUE;
+}
+
+bool pk_parse_seconds(const char *s, double *seconds)
+{
+    /* strtod alone would also take a sign, spaces, hex, inf and nan. */
+    if (!isdigit((unsigned char)s[0]) && !(s[0] == '.' && isdigit((unsigned char)s[1])))
+        return false;
+    if (strpbrk(s, "xX"))
+        return false;
+    char *end;
+    double v = strtod(s, &end); /* ERANGE: an overflow is HUGE_VAL (refused below as not
+                                   finite), an underflow a tiny value the range check judges */
+    if (end == s)
+        return false;
+    double unit = 1;
+    if (*end) {
+        unit = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : *end == 'd' ? 86400 : 0;
+        if (unit == 0 || end[1])
+            return false;
+    }
+    v *= unit;
+    if (!isfinite(v))
+        return false;
+    *seconds = v;
+    return true;
+}
+
+/* A bound in the largest unit that divides it: 86400 -> "1d", 60 -> "1m". */
+static void format_seconds(double s, char *buf, size_t size)
+{
+    static const struct {
+        double seconds;
+        const char *unit;
+    } units[] = {{86400, "d"}, {3600, "h"}, {60, "m"}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (s >= units[i].seconds && fmod(s, units[i].seconds) == 0) {
+            snprintf(buf, size, "%g%s", s / units[i].seconds, units[i].unit);
+            return;
+        }
+    snprintf(buf, size, "%g", s);
+}
+
+int pk_seconds_option(const char *cmd, const char *option, const char *value, bool zero_allowed, double max_s,
+                      double *out)
+{
+    double v;
+    if (!pk_parse_seconds(value, &v) || !(zero_allowed ? v >= 0 : v > 0) || !(v <= max_s)) {
+        char max[32];
+        format_seconds(max_s, max, sizeof max);
+        return pk_fail(PK_EXIT_USAGE, cmd, "%s '%s': expected seconds such as 10, 0.5, 2m or 1h, %s and at most %s",
+                       option, value, zero_allowed ? "0 or more" : "above 0", max);
+    }
+    *out = v;
     return PK_CONTINUE;
 }

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cpu_features.h"
+#include "pk_cpu_features.h"
 #include "pk_arch.h"
 #include "pk_cli.h"
 #include "pk_commands.h"

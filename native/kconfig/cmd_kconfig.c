@@ -9,10 +9,11 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "kconfig_file.h"
+#include "kconfig_hex.h"
 #include "pk_cli.h"
 #include "pk_commands.h"
 #include "pk_json.h"
+#include "pk_kconfig.h"
 #include "pk_options.h"
 
 #define CMD "kconfig"
@@ -92,17 +93,15 @@ int pk_cmd_kconfig(int argc, char **argv)
     struct utsname un;
     if (uname(&un) != 0)
         return pk_fail(PK_EXIT_ENV, CMD, "uname: %s", strerror(errno));
-    char boot[sizeof un.release + 16];
-    snprintf(boot, sizeof boot, "/boot/config-%s", un.release);
-    const char *candidates[] = {"/proc/config.gz", boot};
-    const char *path = opt.path ? opt.path : kconfig_first_existing(candidates, 2);
+    char places[PK_KCONFIG_PLACES][PK_KCONFIG_PATH_MAX];
+    pk_kconfig_places(un.release, places);
+    const char *path = opt.path ? opt.path : pk_kconfig_first_existing(places);
     if (!path)
-        return pk_fail(PK_EXIT_ENV, CMD,
-                       "the running kernel's config is not readable: neither /proc/config.gz nor %s exists",
-                       boot);
+        return pk_fail(PK_EXIT_ENV, CMD, "the running kernel's config is not readable: neither %s nor %s exists",
+                       places[0], places[1]);
     unsigned char *data = NULL;
     size_t len = 0;
-    const char *error = kconfig_read_file(path, &data, &len);
+    const char *error = pk_kconfig_read_file(path, &data, &len);
     if (error)
         return pk_fail(opt.path ? PK_EXIT_USAGE : PK_EXIT_ENV, CMD, "%s: %s", path, error);
     if (opt.json)

@@ -1,18 +1,17 @@
 /* `portkit-target load KIND [options]`: a bounded load the agent runs and
  * measures itself, so that a latency run "under load" (portkit-target rt,
  * cyclictest) records what the load really was. Picks the kind (one file
- * each, load_kinds.h) and hands it to the harness (load_run.c). */
-#include "cmd_load.h"
+ * each, load_modes.h) and hands it to the harness (load_run.c). */
+#include "load_modes.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "load_kinds.h"
 #include "load_sys.h"
 #include "pk_cli.h"
 #include "pk_commands.h"
+#include "pk_modes.h"
 #include "pk_options.h"
 
 #define DEFAULT_DURATION_S 10.0
@@ -20,10 +19,35 @@
 #define DEFAULT_GRACE_S 2.0
 #define MAX_GRACE_S 60.0
 
-static const pk_load_kind *const kinds[] = {
-    &pk_load_cpu, &pk_load_spawn, &pk_load_io, &pk_load_net, &pk_load_mem, &pk_load_msg, &pk_load_cmd,
+static int run_kind(int argc, char **argv);
+static int run_noop(int argc, char **argv);
+static void usage(FILE *out);
+
+/* The kinds are the command's modes; each entry's data is its kind. */
+static const pk_mode kinds[] = {
+    {"cpu", run_kind, "busy threads at a duty cycle (--duty), optionally pinned (--cpus)", &pk_load_kind_cpu, false},
+    {"spawn", run_kind, "process start-up: fork + exec of /bin/true (or this agent), N at once", &pk_load_kind_spawn,
+     false},
+    {"io", run_kind, "tree walks (readdir + lstat, like find) and write + fsync in a private temporary directory",
+     &pk_load_kind_io, false},
+    {"net", run_kind, "UDP (or TCP) flood between thread pairs over 127.0.0.1, like ping -f without root",
+     &pk_load_kind_net, false},
+    {"mem", run_kind, "memory bandwidth: write, read and copy over buffers larger than the caches", &pk_load_kind_mem,
+     false},
+    {"msg", run_kind, "hackbench-like messages between sender and receiver threads (socketpairs or pipes)",
+     &pk_load_kind_msg, false},
+    {"cmd", run_kind, "any command (/bin/sh -c) in its own process group, stopped at the end", &pk_load_kind_cmd, false},
+    /* What spawn --program self runs: no load, so not named in errors. */
+    {"noop", run_noop, "exit at once (what spawn --program self runs)", NULL, true},
 };
-#define KIND_COUNT (sizeof kinds / sizeof kinds[0])
+
+static const pk_modes load_modes = {
+    .cmd = PK_LOAD_CMD,
+    .noun = "kind",
+    .modes = kinds,
+    .count = PK_MODE_COUNT(kinds),
+    .usage = usage,
+};
 
 static void usage(FILE *out)
 {
@@ -36,12 +60,10 @@ static void usage(FILE *out)
           "\n"
           "kinds:\n",
           out);
-    for (size_t i = 0; i < KIND_COUNT; i++)
-        fprintf(out, "  %-6s %s\n", kinds[i]->name, kinds[i]->summary);
-    fputs("  noop   exit at once (what spawn --program self runs)\n"
-          "\n"
+    pk_modes_usage(out, &load_modes, 6);
+    fputs("\n"
           "options:\n"
-          "  --duration S      seconds to run, up to 86400 (default 10)\n"
+          "  --duration S      seconds to run (10, 0.5, 2m, 1h), up to 1d (default 10)\n"
           "  --json            machine-readable output (schema " PK_LOAD_SCHEMA ")\n"
           "  --workers N       cpu, spawn, mem: threads (default: one per CPU it may use);\n"
           "                    io: tree walkers (default 1 per CPU); net: sender/receiver pairs (default 1)\n"
@@ -89,19 +111,6 @@ static const struct {
     {PK_LOAD_OPT_CMD, "--cmd"},         {PK_LOAD_OPT_GRACE, "--grace"},
 };
 
-/* Seconds in (0, max] (min_zero: [0, max]), decimals allowed. */
-static int seconds_option(const char *option, const char *value, bool min_zero, double max, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(value, &end);
-    if (errno || end == value || *end || !(min_zero ? v >= 0 : v > 0) || !(v <= max))
-        return pk_fail(PK_EXIT_USAGE, PK_LOAD_CMD, "%s '%s': expected seconds from %s to %.0f", option, value,
-                       min_zero ? "0" : "more than 0", max);
-    *out = v;
-    return PK_CONTINUE;
-}
-
 static int cpus_option(pk_load_options *opt, const char *value)
 {
     int n = pk_cpulist_parse(value, opt->cpus);
@@ -114,8 +123,10 @@ static int cpus_option(pk_load_options *opt, const char *value)
 static int one_option(int c, pk_load_options *opt, char *value)
 {
     switch (c) {
-    case 'd': return seconds_option("--duration", value, false, MAX_DURATION_S, &opt->duration_s);
-    case 'G': opt->given |= PK_LOAD_OPT_GRACE; return seconds_option("--grace", value, true, MAX_GRACE_S, &opt->grace_s);
+    case 'd': return pk_seconds_option(PK_LOAD_CMD, "--duration", value, false, MAX_DURATION_S, &opt->duration_s);
+    case 'G':
+        opt->given |= PK_LOAD_OPT_GRACE;
+        return pk_seconds_option(PK_LOAD_CMD, "--grace", value, true, MAX_GRACE_S, &opt->grace_s);
     case 'j': opt->json = true; return PK_CONTINUE;
     case 'w':
         opt->given |= PK_LOAD_OPT_WORKERS;
@@ -179,37 +190,48 @@ static int parse_options(int argc, char **argv, const pk_load_kind *kind, pk_loa
     return status;
 }
 
+/* `KIND [options]` (argv[0] the kind's name) into *opt, with the kind's
+ * defaults filled in and its values checked. */
+static int parse_kind(const pk_load_kind *kind, int argc, char **argv, pk_load_options *opt)
+{
+    *opt = (pk_load_options){.duration_s = DEFAULT_DURATION_S, .grace_s = DEFAULT_GRACE_S};
+    int status = parse_options(argc, argv, kind, opt);
+    return status == PK_CONTINUE ? kind->prepare(opt) : status;
+}
+
 int pk_load_parse(int argc, char **argv, const pk_load_kind **kind, pk_load_options *opt)
 {
     *kind = NULL;
     *opt = (pk_load_options){.duration_s = DEFAULT_DURATION_S, .grace_s = DEFAULT_GRACE_S};
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        usage(stdout);
-        return PK_EXIT_OK;
-    }
-    if (argc < 2 || argv[1][0] == '-')
-        return pk_fail(PK_EXIT_USAGE, PK_LOAD_CMD,
-                       "the kind of load comes first: cpu, spawn, io, net, mem, msg or cmd (try --help)");
-    if (!strcmp(argv[1], "noop"))
-        return argc == 2 ? PK_CONTINUE : pk_fail(PK_EXIT_USAGE, PK_LOAD_CMD, "noop takes no options");
-    for (size_t i = 0; i < KIND_COUNT; i++)
-        if (!strcmp(argv[1], kinds[i]->name))
-            *kind = kinds[i];
-    if (!*kind)
-        return pk_fail(PK_EXIT_USAGE, PK_LOAD_CMD,
-                       "unknown kind '%s': cpu, spawn, io, net, mem, msg or cmd (try --help)", argv[1]);
-    int status = parse_options(argc - 1, argv + 1, *kind, opt);
-    return status == PK_CONTINUE ? (*kind)->prepare(opt) : status;
+    const pk_mode *mode;
+    int shift;
+    int status = pk_modes_select(&load_modes, argc, argv, &mode, &shift);
+    if (status != PK_CONTINUE)
+        return status;
+    if (!mode->data) /* noop */
+        return mode->run(argc - shift, argv + shift) == PK_EXIT_OK ? PK_CONTINUE : PK_EXIT_USAGE;
+    *kind = mode->data;
+    return parse_kind(*kind, argc - shift, argv + shift, opt);
+}
+
+/* A kind's handler: argv[0] is its name, the table's entry its kind. */
+static int run_kind(int argc, char **argv)
+{
+    const pk_load_kind *kind = pk_modes_find(&load_modes, argv[0])->data;
+    pk_load_options opt;
+    int status = parse_kind(kind, argc, argv, &opt);
+    if (status != PK_CONTINUE)
+        return status;
+    return pk_load_run_kind(kind, &opt);
+}
+
+static int run_noop(int argc, char **argv)
+{
+    (void)argv;
+    return argc == 1 ? PK_EXIT_OK : pk_fail(PK_EXIT_USAGE, PK_LOAD_CMD, "noop takes no options");
 }
 
 int pk_cmd_load(int argc, char **argv)
 {
-    const pk_load_kind *kind;
-    pk_load_options opt;
-    int status = pk_load_parse(argc, argv, &kind, &opt);
-    if (status != PK_CONTINUE)
-        return status;
-    if (!kind) /* noop: spawn's tiny program */
-        return PK_EXIT_OK;
-    return pk_load_run_kind(kind, &opt);
+    return pk_modes_run(&load_modes, argc, argv);
 }

@@ -2,7 +2,7 @@
  * the options into pk_load_options and hands the kind to pk_load_run_kind
  * (load_run.c), which starts it, waits for --duration or a signal, stops it,
  * checks nothing is left behind and writes the document (load_report.c).
- * Each kind (load_cpu.c, load_spawn.c, ...) is a pk_load_kind. */
+ * Each kind (load_kind_cpu.c, load_kind_spawn.c, ...) is a pk_load_kind. */
 #ifndef PK_LOAD_RUN_H
 #define PK_LOAD_RUN_H
 
@@ -115,8 +115,7 @@ int pk_load_own_fd(pk_load_run *run, int fd);
 void pk_load_finish(pk_load_run *run);
 
 typedef struct pk_load_kind {
-    const char *name;
-    const char *summary;
+    const char *name; /* the report's "kind" */
     unsigned options; /* PK_LOAD_OPT_* it takes */
     /* Fills defaults and checks the values: PK_CONTINUE or the exit code
      * after one line (2: bad usage, 3: this machine cannot). */

@@ -1,6 +1,7 @@
 #include "rt_options.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,34 +47,6 @@ const char *rt_policy_name(rt_policy p)
 uint64_t rt_thread_interval_ns(const rt_options *opt, int i)
 {
     return (opt->interval_us + (uint64_t)i * opt->distance_us) * 1000u;
-}
-
-/* Seconds as "10", "0.5", "2m", "1h" (cyclictest -D's units) into ns. */
-static bool parse_duration(const char *s, uint64_t *ns)
-{
-    uint64_t whole = 0, frac = 0, scale = 1000000000u;
-    const char *p = s;
-    if (!isdigit((unsigned char)*p))
-        return false;
-    while (isdigit((unsigned char)*p) && whole <= RT_MAX_DURATION_NS / 1000000000u)
-        whole = whole * 10 + (uint64_t)(*p++ - '0');
-    if (*p == '.') {
-        p++;
-        if (!isdigit((unsigned char)*p))
-            return false;
-        while (isdigit((unsigned char)*p)) {
-            if (scale > 1)
-                frac += (uint64_t)(*p - '0') * (scale /= 10);
-            p++;
-        }
-    }
-    uint64_t unit = *p == 'm' ? 60 : *p == 'h' ? 3600 : *p == 'd' ? 86400 : 1;
-    if (*p && !strchr("smhd", *p++))
-        return false;
-    if (*p || whole > RT_MAX_DURATION_NS / 1000000000u / unit)
-        return false;
-    *ns = (whole * 1000000000u + frac) * unit;
-    return *ns > 0 && *ns <= RT_MAX_DURATION_NS;
 }
 
 /* --cpus all | LIST: each CPU must be one this process may run on. */
@@ -146,11 +119,13 @@ static int parse_one(int c, const int *allowed, int nallowed, rt_options *opt, b
     case OPT_DISTANCE:
         return pk_whole_number_option(RT_CMD, "--distance", optarg, 0, RT_MAX_INTERVAL_US, &opt->distance_us);
     case OPT_LOOPS: return pk_whole_number_option(RT_CMD, "--loops", optarg, 1, 10000000000LL, &opt->loops);
-    case OPT_DURATION:
-        if (!parse_duration(optarg, &opt->duration_ns))
-            return pk_fail(PK_EXIT_USAGE, RT_CMD, "--duration '%s': expected seconds such as 10, 0.5, 2m or 1h (up to 7d)",
-                           optarg);
-        return PK_CONTINUE;
+    case OPT_DURATION: {
+        double seconds;
+        int parsed = pk_seconds_option(RT_CMD, "--duration", optarg, false, RT_MAX_DURATION_NS / 1e9, &seconds);
+        if (parsed == PK_CONTINUE)
+            opt->duration_ns = (uint64_t)llround(seconds * 1e9);
+        return parsed;
+    }
     case OPT_NO_RT: opt->no_rt = true; return PK_CONTINUE;
     case OPT_NO_DMA: opt->dma_latency = false; return PK_CONTINUE;
     case OPT_BREAK:

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt_kconfig.h"
+#include "pk_kconfig.h"
 #include "rt_sysfs.h"
 #include "rt_sysinfo_warnings.h"
 #include "rt_tracefs.h"
@@ -30,7 +30,7 @@ static bool has_word(const char *text, const char *word)
 
 /* The model the config names; the first match wins (PREEMPT_DYNAMIC kernels
  * also set the model they boot with). */
-static const char *config_preempt_model(const rt_kconfig *k)
+static const char *config_preempt_model(const pk_kconfig *k)
 {
     static const struct {
         const char *config, *model;
@@ -38,7 +38,7 @@ static const char *config_preempt_model(const rt_kconfig *k)
                   {"CONFIG_PREEMPT_LAZY", "lazy"}, {"CONFIG_PREEMPT", "full"},
                   {"CONFIG_PREEMPT_VOLUNTARY", "voluntary"}, {"CONFIG_PREEMPT_NONE", "none"}};
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
-        if (rt_kconfig_enabled(k, models[i].config))
+        if (pk_kconfig_enabled(k, models[i].config))
             return models[i].model;
     return NULL;
 }
@@ -46,7 +46,7 @@ static const char *config_preempt_model(const rt_kconfig *k)
 /* The mode a PREEMPT_DYNAMIC kernel runs in: debugfs shows the current one
  * in parentheses ("none voluntary (full) lazy"); else preempt= on the
  * command line; else the config's default. */
-static void dynamic_mode(rt_sysinfo *s, const rt_kconfig *k)
+static void dynamic_mode(rt_sysinfo *s, const pk_kconfig *k)
 {
     char text[128], *open, *close;
     if (rt_read_text("/sys/kernel/debug/sched/preempt", text, sizeof text) && (open = strchr(text, '(')) &&
@@ -71,14 +71,14 @@ static void dynamic_mode(rt_sysinfo *s, const rt_kconfig *k)
                     {"CONFIG_PREEMPT_LAZY", "lazy"},
                     {"CONFIG_PREEMPT", "full"}};
     for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
-        if (rt_kconfig_enabled(k, defaults[i].config)) {
+        if (pk_kconfig_enabled(k, defaults[i].config)) {
             snprintf(s->preempt_mode, sizeof s->preempt_mode, "%s", defaults[i].mode);
             s->preempt_mode_source = "kernel config default";
             return;
         }
 }
 
-static void preemption(rt_sysinfo *s, const rt_kconfig *k)
+static void preemption(rt_sysinfo *s, const pk_kconfig *k)
 {
     long long realtime;
     const char *from_config = config_preempt_model(k);
@@ -206,18 +206,18 @@ rt_sysinfo *rt_sysinfo_collect(void)
     if (!s)
         return NULL;
     uname(&s->uts);
-    rt_kconfig k;
-    if (rt_kconfig_load(&k, s->uts.release)) {
+    pk_kconfig k;
+    if (pk_kconfig_load(&k, s->uts.release)) {
         char v[32];
         snprintf(s->config_source, sizeof s->config_source, "%s", k.source);
-        s->hz = rt_kconfig_get(&k, "CONFIG_HZ", v, sizeof v) ? atoll(v) : 0;
-        s->timerlat_config = rt_kconfig_enabled(&k, "CONFIG_TIMERLAT_TRACER");
+        s->hz = pk_kconfig_get(&k, "CONFIG_HZ", v, sizeof v) ? atoll(v) : 0;
+        s->timerlat_config = pk_kconfig_enabled(&k, "CONFIG_TIMERLAT_TRACER");
     } else {
         snprintf(s->config_why, sizeof s->config_why, "%s", k.why);
         s->timerlat_config = -1;
     }
     preemption(s, &k);
-    rt_kconfig_free(&k);
+    pk_kconfig_free(&k);
     clocks(s);
     cpu_facts(s);
     if (!rt_read_long("/proc/sys/kernel/sched_rt_runtime_us", &s->rt_runtime_us) ||

@@ -29,6 +29,7 @@ typedef struct rt_cpu_facts {
 } rt_cpu_facts;
 
 typedef struct rt_warning {
+    const char *id;    /* its rule id, PKS1xx (rt_sysinfo_warnings.c) */
     const char *about; /* the field it is about: "preemption", "cpufreq", ... */
     char message[384];
 } rt_warning;

@@ -174,6 +174,7 @@ void rt_sysinfo_json(pk_json *j, const rt_sysinfo *s)
     pk_json_begin_array(j);
     for (int i = 0; i < s->nwarnings; i++) {
         pk_json_begin_object(j);
+        pk_json_kv_string(j, "id", s->warnings[i].id);
         pk_json_kv_string(j, "about", s->warnings[i].about);
         pk_json_kv_string(j, "message", s->warnings[i].message);
         pk_json_end_object(j);
@@ -234,5 +235,5 @@ void rt_sysinfo_text(FILE *out, const rt_sysinfo *s)
         fprintf(out, "load average    %.2f %.2f %.2f\n", s->loadavg[0], s->loadavg[1], s->loadavg[2]);
     fprintf(out, "hypervisor      %s\n", s->hypervisor < 0 ? "unknown" : s->hypervisor ? "yes" : "no");
     for (int i = 0; i < s->nwarnings; i++)
-        fprintf(out, "warning: %s: %s\n", s->warnings[i].about, s->warnings[i].message);
+        fprintf(out, "warning: %s %s: %s\n", s->warnings[i].id, s->warnings[i].about, s->warnings[i].message);
 }

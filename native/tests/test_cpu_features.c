@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 
-#include "cpu_features.h"
+#include "pk_cpu_features.h"
 #include "pk_test.h"
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd_load.h"
+#include "load_modes.h"
 #include "load_duty.h"
 #include "load_sys.h"
 #include "pk_cli.h"
@@ -53,10 +53,16 @@ static void test_usage_errors(void)
     EXPECT("--duty '101': expected a whole number from 1 to 100", "cpu", "--duty", "101");
     EXPECT("--period '0': expected a whole number from 1 to 1000", "cpu", "--period", "0");
     EXPECT("--workers '0': expected a whole number from 1 to 256", "spawn", "--workers", "0");
-    EXPECT("--duration '0': expected seconds from more than 0 to 86400", "cpu", "--duration", "0");
-    EXPECT("--duration '1s': expected seconds from more than 0 to 86400", "cpu", "--duration", "1s");
-    EXPECT("--duration 'nan': expected seconds from more than 0 to 86400", "mem", "--duration", "nan");
-    EXPECT("--grace '-1': expected seconds from 0 to 60", "cmd", "--cmd", "true", "--grace", "-1");
+    EXPECT("--duration '0': expected seconds such as 10, 0.5, 2m or 1h, above 0 and at most 1d", "cpu", "--duration",
+           "0");
+    EXPECT("--duration '1x': expected seconds such as 10, 0.5, 2m or 1h, above 0 and at most 1d", "cpu", "--duration",
+           "1x");
+    EXPECT("--duration 'nan': expected seconds such as 10, 0.5, 2m or 1h, above 0 and at most 1d", "mem", "--duration",
+           "nan");
+    EXPECT("--duration '2d': expected seconds such as 10, 0.5, 2m or 1h, above 0 and at most 1d", "mem", "--duration",
+           "2d");
+    EXPECT("--grace '-1': expected seconds such as 10, 0.5, 2m or 1h, 0 or more and at most 1m", "cmd", "--cmd", "true",
+           "--grace", "-1");
     EXPECT("--cpus '1-0': expected CPU numbers and ranges such as 0-1,3", "cpu", "--cpus", "1-0");
     EXPECT("--duty is not an option of load io (try --help)", "io", "--duty", "50");
     EXPECT("--cmd is not an option of load cpu (try --help)", "cpu", "--cmd", "true");

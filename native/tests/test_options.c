@@ -84,10 +84,55 @@ static void test_whole_number(void)
                        "portkit-target test: --calls '': expected a whole number from 1 to 10\n"));
 }
 
+/* The one seconds parser of load --duration/--grace, rt --duration and
+ * crc32c --seconds. */
+static void test_seconds(void)
+{
+    static const struct {
+        const char *text;
+        double seconds;
+    } good[] = {
+        {"10", 10},   {"0.5", 0.5}, {".5", 0.5},  {"2m", 120},      {"1h", 3600},
+        {"7d", 604800}, {"3s", 3},  {"0", 0},     {"1e-05", 1e-05}, {"0.01", 0.01},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        double v = -1;
+        CHECK(pk_parse_seconds(good[i].text, &v) && v == good[i].seconds);
+    }
+    static const char *const bad[] = {"", "-1", "+1", " 1", "1 ", "1x", "1ms", "2mm", "0x10", "inf",
+                                      "nan", "1e999", ".", "m", "1.5.5", "1e"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        double v = -1;
+        bool parsed = pk_parse_seconds(bad[i], &v);
+        CHECK(!parsed);
+        if (parsed)
+            fprintf(stderr, "  parsed: '%s'\n", bad[i]);
+    }
+
+    double v = 0;
+    pk_test_capture err;
+    pk_test_capture_start(&err, stderr);
+    int ok = pk_seconds_option("test", "--duration", "1.5m", false, 86400, &v);
+    int zero = pk_seconds_option("test", "--duration", "0", false, 86400, &v);
+    int grace = pk_seconds_option("test", "--grace", "0", true, 60, &v);
+    int high = pk_seconds_option("test", "--grace", "61", true, 60, &v);
+    int odd_max = pk_seconds_option("test", "--seconds", "91", false, 90, &v);
+    const char *got = pk_test_captured(&err);
+    CHECK(ok == PK_CONTINUE && zero == PK_EXIT_USAGE && grace == PK_CONTINUE && high == PK_EXIT_USAGE);
+    CHECK(odd_max == PK_EXIT_USAGE && v == 0);
+    CHECK_TEXT(got, "portkit-target test: --duration '0': expected seconds such as 10, 0.5, 2m or 1h, above 0 and at "
+                    "most 1d\n"
+                    "portkit-target test: --grace '61': expected seconds such as 10, 0.5, 2m or 1h, 0 or more and at "
+                    "most 1m\n"
+                    "portkit-target test: --seconds '91': expected seconds such as 10, 0.5, 2m or 1h, above 0 and at "
+                    "most 90\n");
+}
+
 int main(void)
 {
     test_option_errors();
     test_good_options_go_on();
     test_whole_number();
+    test_seconds();
     return TEST_EXIT();
 }

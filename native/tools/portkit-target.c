@@ -6,28 +6,33 @@
 #include "pk_arch.h"
 #include "pk_cli.h"
 #include "pk_commands.h"
+#include "pk_modes.h"
 
-typedef struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-} command;
+static const pk_mode commands[] = {
+    {.name = "cpu", .run = pk_cmd_cpu, .help = "optional instruction-set features of this CPU and kernel"},
+    {.name = "vdso", .run = pk_cmd_vdso, .help = "list, verify and benchmark the kernel's vDSO"},
+    {.name = "crc32c", .run = pk_cmd_crc32c, .help = "CRC32C of files, --check a list, --bench the implementations"},
+    {.name = "rt", .run = pk_cmd_rt, .help = "wake-up latency per CPU (cyclictest's method), sysinfo, timerlat"},
+    {.name = "load", .run = pk_cmd_load,
+     .help = "a bounded load (cpu, spawn, io, net, mem, msg, cmd) and what it achieved"},
+    {.name = "kconfig", .run = pk_cmd_kconfig,
+     .help = "the running kernel's config file (/proc/config.gz), for audit kconfig"},
+};
 
-static const command commands[] = {
-    {"cpu", pk_cmd_cpu, "optional instruction-set features of this CPU and kernel"},
-    {"vdso", pk_cmd_vdso, "list, verify and benchmark the kernel's vDSO"},
-    {"crc32c", pk_cmd_crc32c, "CRC32C of files, --check a list, --bench the implementations"},
-    {"rt", pk_cmd_rt, "wake-up latency per CPU (cyclictest's method), sysinfo, timerlat"},
-    {"load", pk_cmd_load, "a bounded load (cpu, spawn, io, net, mem, msg, cmd) and what it achieved"},
-    {"kconfig", pk_cmd_kconfig, "the running kernel's config file (/proc/config.gz), for audit kconfig"},
+/* The agent's own usage and errors differ from a command's (no command name
+ * to prefix, --version): main() handles those and the table the rest. */
+static const pk_modes agent = {
+    .cmd = "portkit-target",
+    .noun = "command",
+    .modes = commands,
+    .count = PK_MODE_COUNT(commands),
 };
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: portkit-target COMMAND [options]   (portkit %s, %s %s)\n\ncommands:\n",
             PK_VERSION, PK_ARCH, PK_DATA_MODEL);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    pk_modes_usage(out, &agent, 8);
     fprintf(out, "\nexample: portkit-target vdso bench --json\n"
                  "exit codes: 0 ok, 1 check failed, 2 bad usage or input, 3 environment cannot do it\n");
 }
@@ -46,9 +51,9 @@ int main(int argc, char **argv)
         printf("portkit-target %s %s %s\n", PK_VERSION, PK_ARCH, PK_DATA_MODEL);
         return PK_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+    const pk_mode *command = pk_modes_find(&agent, argv[1]);
+    if (command)
+        return command->run(argc - 1, argv + 1);
     fprintf(stderr, "portkit-target: unknown command '%s' (try --help)\n", argv[1]);
     return PK_EXIT_USAGE;
 }

@@ -1,27 +1,25 @@
 /* `portkit-target vdso [list|verify|bench] [options]`: picks the mode. */
-#include <string.h>
-
-#include "pk_cli.h"
 #include "pk_commands.h"
+#include "pk_modes.h"
 #include "vdso_modes.h"
+#include "vdso_usage.h"
 
-typedef struct mode {
-    const char *name;
-    int (*run)(int argc, char **argv);
-} mode;
+static const pk_mode modes[] = {
+    {.name = "list", .run = pk_vdso_list, .help = "the vDSO of this process or of a vdso.so file"},
+    {.name = "verify", .run = pk_vdso_verify, .help = "vDSO and system call agree on every clock"},
+    {.name = "bench", .run = pk_vdso_bench, .help = "ns per call through libc, the vDSO and the system call"},
+};
 
-static const mode modes[] = {
-    {"list", pk_vdso_list},
-    {"verify", pk_vdso_verify},
-    {"bench", pk_vdso_bench},
+static const pk_modes vdso_modes = {
+    .cmd = "vdso",
+    .noun = "mode",
+    .modes = modes,
+    .count = PK_MODE_COUNT(modes),
+    .fallback = &modes[0], /* `vdso --json` lists */
+    .usage = pk_vdso_usage,
 };
 
 int pk_cmd_vdso(int argc, char **argv)
 {
-    if (argc < 2 || argv[1][0] == '-')
-        return pk_vdso_list(argc, argv);
-    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
-        if (!strcmp(argv[1], modes[i].name))
-            return modes[i].run(argc - 1, argv + 1);
-    return pk_fail(PK_EXIT_USAGE, "vdso", "unknown mode '%s': list, verify or bench (try --help)", argv[1]);
+    return pk_modes_run(&vdso_modes, argc, argv);
 }

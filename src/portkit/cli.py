@@ -57,6 +57,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     chosen = [words[0]] if words and words[0] in COMMANDS else list(COMMANDS)
     for name in chosen:
         importlib.import_module(COMMANDS[name]).register(subparsers)
+    parser.complete()
     return parser
 
 

@@ -1,7 +1,8 @@
-"""The ABIs `portkit layout` compares, named once: a short name, the GNU
-triple (the cross toolchain and its Debian sysroot), clang's triple, the
-data model and the byte order. Those an agent runs on come from
-portkit.core.arches; the others are only layout (and scan) targets."""
+"""The ABIs `portkit layout` compares: the Linux ones are rows of the one
+table of architectures (portkit.core.arches: the short name, the GNU triple
+of the cross toolchain and its Debian sysroot, the data model and the byte
+order), with clang's triple added here; the Windows ones are layout (and
+scan) targets only."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import shlex
 from dataclasses import dataclass, field, replace
 
 from portkit.core.arches import ALIASES as ARCH_ALIASES
-from portkit.core.arches import find_arch
+from portkit.core.arches import architecture
 from portkit.core.errors import BadInput
 
 
@@ -24,24 +25,25 @@ class Abi:
     byte_order: str = "little"
 
 
-def _linux(short: str, clang_triple: str) -> Abi:
-    arch = find_arch(short)
-    assert arch is not None, short
-    return Abi(arch.name, arch.triple, clang_triple, arch.data_model)
+def _linux(short: str, clang_triple: str | None = None) -> Abi:
+    """The table's architecture `short`; clang's triple where it is not the GNU one."""
+    arch = architecture(short)
+    order = "big" if arch.elf[1] == 2 else "little"
+    return Abi(arch.name, arch.triple, clang_triple or arch.triple, arch.data_model, byte_order=order)
 
 
 ABIS: tuple[Abi, ...] = (
     _linux("arm", "armv7a-linux-gnueabihf"),
-    _linux("aarch64", "aarch64-linux-gnu"),
-    _linux("i686", "i686-linux-gnu"),
-    _linux("x86_64", "x86_64-linux-gnu"),
-    _linux("mips64el", "mips64el-linux-gnuabi64"),
-    Abi("mipsel", "mipsel-linux-gnu", "mipsel-linux-gnu", "ILP32"),
-    Abi("mips", "mips-linux-gnu", "mips-linux-gnu", "ILP32", byte_order="big"),  # o32, big-endian
-    Abi("powerpc", "powerpc-linux-gnu", "powerpc-linux-gnu", "ILP32", byte_order="big"),
-    Abi("powerpc64le", "powerpc64le-linux-gnu", "powerpc64le-linux-gnu", "LP64"),
-    Abi("riscv64", "riscv64-linux-gnu", "riscv64-linux-gnu", "LP64"),
-    Abi("s390x", "s390x-linux-gnu", "s390x-linux-gnu", "LP64", byte_order="big"),
+    _linux("aarch64"),
+    _linux("i686"),
+    _linux("x86_64"),
+    _linux("mips64el"),
+    _linux("mipsel"),
+    _linux("mips"),  # o32, big-endian
+    _linux("powerpc"),
+    _linux("powerpc64le"),
+    _linux("riscv64"),
+    _linux("s390x"),
     Abi("mingw64", "x86_64-w64-mingw32", "x86_64-w64-windows-gnu", "LLP64"),
     Abi("msvc64", "x86_64-windows-msvc", "x86_64-pc-windows-msvc", "LLP64"),
 )

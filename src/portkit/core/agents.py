@@ -24,7 +24,7 @@ import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
-from portkit.core.arches import ARCHES, Arch, find_arch
+from portkit.core.arches import ARCHES, Arch, arch_of_uname
 from portkit.core.errors import EnvironmentProblem
 
 AGENT = "portkit-target"
@@ -54,7 +54,7 @@ SOURCE_TREE = "clone"  # the build/ of the clone portkit runs from
 
 def host_arch() -> Arch | None:
     """This machine's architecture, as portkit names it (None: one it has no agent for)."""
-    return find_arch(platform.machine())
+    return arch_of_uname(platform.machine())
 
 
 def places() -> list[Place]:

@@ -13,7 +13,7 @@ import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Literal, NoReturn
+from typing import Any, Literal, NoReturn
 
 from portkit.core.errors import BadInput
 
@@ -24,7 +24,28 @@ AGENT_COMMANDS = "cpu, vdso, crc32c, rt run, rt sysinfo, audit kconfig and repor
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as one line (exit 2), not a usage dump."""
+    """argparse that reports usage errors as one line (exit 2), not a usage
+    dump, and that can be given options to add after the command's own
+    (add_last; cli completes every parser once the commands are registered),
+    so that a shared group such as the findings options closes every
+    command's usage and help alike."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._last: list[Callable[[argparse.ArgumentParser], None]] = []
+
+    def add_last(self, add: Callable[[argparse.ArgumentParser], None]) -> None:
+        """add(parser) adds its options once the command has added its own."""
+        self._last.append(add)
+
+    def complete(self) -> None:
+        """Adds the add_last options here and in every command and mode below."""
+        while self._last:
+            self._last.pop(0)(self)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for parser in action.choices.values():
+                    parser.complete()
 
     def error(self, message: str) -> NoReturn:
         # "portkit: error: scan: ...": the command once, after portkit's own prefix
@@ -43,7 +64,7 @@ def add_command(
     runs_on: Runs,
     formats: Sequence[str] = ("text", "json"),
     output_file: bool = True,
-) -> argparse.ArgumentParser:
+) -> Parser:
     """Adds `portkit NAME`: a help text whose epilog shows examples (every
     command's --help must), the output options, the target options of an agent
     command (runs_on="agent"), and its run function. A command whose output is
@@ -67,10 +88,17 @@ def add_command(
     return parser
 
 
+def add_output_directory(parser: argparse.ArgumentParser, meaning: str) -> None:
+    """-o DIR, required, of a command whose output is a directory
+    (add_command(..., output_file=False)); args.directory holds it."""
+    parser.add_argument("-o", "--output", dest="directory", type=Path, required=True, metavar="DIR", help=meaning)
+
+
 def _with_examples(
     subparsers: argparse._SubParsersAction, name: str, summary: str, description: str | None, examples: str
-) -> argparse.ArgumentParser:
-    """`portkit NAME`'s parser, its epilog the examples (laid out as written)."""
+) -> Parser:
+    """`portkit NAME`'s parser, its epilog the examples (laid out as written);
+    a Parser, as every subparsers of portkit's make them."""
     return subparsers.add_parser(
         name,
         help=summary,

@@ -17,24 +17,21 @@ come from core.agents; `--agent-arch` picks another architecture's (the
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Protocol
 
-from portkit.core.agents import find_agent, local_agent
-from portkit.core.arches import Arch, find_arch, known_names
+from portkit.core.documents import read_document
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
 from portkit.core.output import tell
 from portkit.core.progress import StatusLine, duration
@@ -204,14 +201,7 @@ class Target:
         for line in stderr.splitlines():
             if line.strip():
                 tell(kind, agent_message(line))
-        try:
-            document = json.loads(stdout)
-        except json.JSONDecodeError as err:
-            raise EnvironmentProblem(
-                f"the agent {self.agent} printed invalid JSON ({err.msg} at line {err.lineno})"
-            ) from None
-        _check_schema(document, call.schema, self.agent)
-        return AgentResult(document, returncode)
+        return AgentResult(read_document(stdout, call.schema, self.agent), returncode)
 
 
 class Running:
@@ -306,24 +296,6 @@ class QemuTarget(Target):
         return super()._result(returncode, stdout, stderr, call)
 
 
-def run_agent(args: argparse.Namespace, call: AgentCall) -> AgentResult:
-    """Runs the call on the target that --target/--agent name, within
-    --timeout when it is given, and puts the target's spec in the document
-    as "target" and whether it is emulated as "emulated": every agent
-    command's way to the agent."""
-    if args.timeout is not None:
-        call = replace(call, timeout=args.timeout or None, limit_given=True)
-    with (
-        StatusLine(quiet=getattr(args, "quiet", False)) as status,
-        parse_target(args.target, args.agent, getattr(args, "agent_arch", None)) as target,
-    ):
-        result = target.run(call, status)
-    result.document["target"] = target.spec
-    result.document["emulated"] = target.emulated
-    result.document.update(target.facts())
-    return result
-
-
 def emulated(spec: str) -> bool:
     """Whether a --target spec runs the agent emulated: under qemu-user (this
     host's kernel, the emulator's timings) or in a VM (a real kernel; TCG's
@@ -352,16 +324,6 @@ def _stop(proc: subprocess.Popen[str]) -> None:
     proc.wait()
 
 
-def agent_string(value: str) -> str:
-    """A string of an agent document as the agent had it (a file name, say):
-    its JSON writes each non-ASCII byte as one \\u00XX, so the bytes come back
-    through Latin-1 and are decoded as this system decodes names."""
-    try:
-        return os.fsdecode(value.encode("latin-1"))
-    except UnicodeEncodeError:  # not from the byte-escaping writer: already text
-        return value
-
-
 def agent_message(line: str) -> str:
     """An agent's stderr line without its `portkit-target CMD: ` prefix: the
     user ran portkit, and the agent is portkit's own part."""
@@ -371,59 +333,3 @@ def agent_message(line: str) -> str:
 def _last_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else ""
-
-
-def _check_schema(document: object, expected: str, agent: Path) -> None:
-    found = document.get("schema") if isinstance(document, dict) else None
-    if found != expected:
-        raise EnvironmentProblem(
-            f"the agent {agent} answered with schema {found!r}, this portkit reads {expected!r}",
-            hint="use the agent built from the same portkit version",
-        )
-
-
-def parse_target(spec: str, agent: str | Path | None = None, agent_arch: str | None = None) -> Target:
-    """Turns a target spec, an optional agent file and an optional agent
-    architecture into a Target."""
-    wanted = _agent_arch(agent_arch)
-    if agent is not None and wanted is not None:
-        raise BadInput("--agent PATH and --agent-arch ARCH: one names the agent, not both")
-    if spec == "local":
-        path = Path(agent) if agent is not None else find_agent(wanted) if wanted else local_agent()
-        return Target(spec, (str(path),), path)
-    if spec.startswith("qemu-"):
-        arch_name, _, cpu = spec.removeprefix("qemu-").partition(":")
-        arch = find_arch(arch_name)
-        if arch is None:
-            raise BadInput(f"--target {spec}: unknown architecture '{arch_name}' (known: {known_names()})")
-        if wanted is not None and wanted != arch:
-            raise BadInput(
-                f"--agent-arch {agent_arch} with --target {spec}: {arch.qemu} runs {arch.name} programs only "
-                f"(--target qemu-{wanted.name} runs that agent)"
-            )
-        emulator = shutil.which(arch.qemu)
-        if emulator is None:
-            raise EnvironmentProblem(f"--target {spec}: {arch.qemu} is not installed", hint="apt-get install qemu-user")
-        path = Path(agent) if agent is not None else find_agent(arch)
-        return QemuTarget(spec, (emulator, *(("-cpu", cpu) if cpu else ()), str(path)), path)
-    if spec.startswith("ssh:"):
-        from portkit.core.ssh import ssh_target
-
-        return ssh_target(spec, None if agent is None else str(agent), wanted)
-    if spec.startswith("vm:"):
-        from portkit.core.vm.target import vm_target
-
-        return vm_target(spec, None if agent is None else Path(agent), wanted)
-    raise BadInput(
-        f"--target {spec}: expected 'local', 'qemu-ARCH', 'qemu-ARCH:CPU', 'ssh:[USER@]HOST[:PORT]', "
-        "'vm:PACKAGE' or 'vm:PATH'"
-    )
-
-
-def _agent_arch(name: str | None) -> Arch | None:
-    if name is None:
-        return None
-    arch = find_arch(name)
-    if arch is None:
-        raise BadInput(f"--agent-arch {name}: unknown architecture (known: {known_names()})")
-    return arch

@@ -13,13 +13,13 @@ place of the line."""
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from portkit.core.documents import read_json_file
 from portkit.core.errors import BadInput
 from portkit.findings.model import Finding
 from portkit.findings.sources import SourceFiles, relative_to
@@ -56,16 +56,7 @@ class Baseline:
 def read_baseline(path: str) -> Baseline:
     """An argparse type: the fingerprints of a findings document, or one line saying why it is not one."""
     where = f"--baseline {path}"
-    try:
-        document = json.loads(Path(path).read_bytes())
-    except OSError as err:
-        raise BadInput(f"{where}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{where}: not JSON (not UTF-8 text)") from None
-    except json.JSONDecodeError as err:
-        raise BadInput(f"{where}: not JSON ({err.msg} at line {err.lineno} column {err.colno})") from None
-    except (ValueError, RecursionError) as err:  # digits past Python's limit, nesting past the stack
-        raise BadInput(f"{where}: not JSON portkit can read ({type(err).__name__})") from None
+    document = read_json_file(path, where)
     schema = document.get("schema") if isinstance(document, dict) else None
     if not isinstance(schema, str) or not _SCHEMA.fullmatch(schema):
         raise BadInput(f'{where}: not a portkit document (no "schema": "portkit.<kind>/<major>")')

@@ -1,13 +1,13 @@
 """The one entry point of a command that reports findings:
 
-    add_findings_options(parser)         --fail-on, --baseline, --select, --ignore
-    check_findings_options(args, ...)    refuses unknown rules or another command's baseline early
+    add_findings_command(subparsers, ..., schema=, rules=)   the command, with
+        text/JSON/SARIF, --fail-on, --baseline, --select, --ignore and
+        --list-rules; its run function is called with the options checked
     finish(args, schema=..., rules=..., findings=..., extra=...) -> exit code
 
 finish() keeps the findings of the selected rules, drops those a comment
 suppresses or the baseline knows, and writes the rest in file order as text,
-JSON or SARIF (args.format) to args.output. Commands add the formats
-themselves: add_command(..., formats=("text", "json", "sarif")).
+JSON or SARIF (args.format) to args.output.
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from portkit.core.command import Runs, add_command
 from portkit.core.errors import BadInput, Exit
 from portkit.core.output import deliver, emit, terminal_width
 from portkit.findings.baseline import read_baseline
 from portkit.findings.document import findings_document
 from portkit.findings.model import Finding, Incomplete, Rule, Severity
 from portkit.findings.rules_doc import rules_markdown
+from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.sarif import ArtifactRoot, sarif_document
 from portkit.findings.selection import check_selectors, family_example, selectors
 from portkit.findings.sources import SourceFiles
@@ -33,9 +35,52 @@ from portkit.findings.triage import Triage, triage
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-__all__ = ["ArtifactRoot", "add_findings_options", "check_findings_options", "exit_code", "finish", "rules_markdown"]
+__all__ = [
+    "ArtifactRoot",
+    "add_findings_command",
+    "add_findings_options",
+    "check_findings_options",
+    "exit_code",
+    "finish",
+    "rules_markdown",
+]
 
 FAIL_ON = ("note", "warning", "error", "never")
+FORMATS = ("text", "json", "sarif")
+
+
+def add_findings_command(
+    subparsers: argparse._SubParsersAction,
+    name: str,
+    summary: str,
+    description: str | None,
+    examples: str,
+    run: Callable[[argparse.Namespace], int],
+    *,
+    runs_on: Runs,
+    schema: str,
+    rules: Sequence[Rule],
+    rule_list: Callable[[argparse.Namespace], int] | None = None,
+    tracks_incomplete: bool = False,
+) -> argparse.ArgumentParser:
+    """core.command.add_command for a command that reports findings: text,
+    JSON or SARIF, the findings options after the command's own, and
+    --list-rules answered before run is called (by rule_list when the command
+    says more of each rule than rule_fields); run gets options already
+    checked (check_findings_options), so a slow run does not end in a usage error.
+    `tracks_incomplete`: add_findings_options' --allow-incomplete."""
+
+    def run_checked(args: argparse.Namespace) -> int:
+        if args.list_rules:
+            return rule_list(args) if rule_list is not None else list_rules(args, map(rule_fields, rules))
+        check_findings_options(args, schema=schema, rules=rules)
+        return run(args)
+
+    parser = add_command(
+        subparsers, name, summary, description, examples, run_checked, runs_on=runs_on, formats=FORMATS
+    )
+    parser.add_last(lambda parser: add_findings_options(parser, rules, tracks_incomplete=tracks_incomplete))
+    return parser
 
 
 def add_findings_options(

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from portkit.core.command import add_command
 from portkit.core.output import emit, fields, styled, words
-from portkit.core.target import AgentCall, run_agent
+from portkit.core.target import AgentCall
+from portkit.core.targets import run_agent
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

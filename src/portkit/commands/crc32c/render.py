@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from portkit.core.documents import agent_string
 from portkit.core.output import columns, fields, styled
-from portkit.core.target import agent_string, emulation_note
+from portkit.core.target import emulation_note
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

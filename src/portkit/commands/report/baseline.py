@@ -5,13 +5,12 @@ layout changed, cells whose p99 or max got worse or better beyond the noise
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from portkit.commands.report.latency import compare_cell
 from portkit.commands.report.model import NOT_MEASURED, SCHEMA
+from portkit.core.documents import read_json_file
 from portkit.core.errors import BadInput
 
 
@@ -30,16 +29,7 @@ class Baseline:
 def read_baseline(text: str) -> Baseline:
     """An argparse type: an earlier report, or one line saying why it is not one."""
     where = f"--baseline {text}"
-    try:
-        document = json.loads(Path(text).read_bytes())
-    except OSError as err:
-        raise BadInput(f"{where}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{where}: not JSON (not UTF-8 text)") from None
-    except json.JSONDecodeError as err:
-        raise BadInput(f"{where}: not JSON ({err.msg} at line {err.lineno} column {err.colno})") from None
-    except (ValueError, RecursionError) as err:
-        raise BadInput(f"{where}: not JSON portkit can read ({type(err).__name__})") from None
+    document = read_json_file(text, where)
     schema = document.get("schema") if isinstance(document, dict) else None
     if schema != SCHEMA:
         what = f"a {schema} document" if isinstance(schema, str) else "not a portkit document"

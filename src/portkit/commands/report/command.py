@@ -40,7 +40,8 @@ from portkit.core.command import add_command
 from portkit.core.errors import BadInput, EnvironmentProblem
 from portkit.core.output import check_writable, deliver, emit, error, write_atomically
 from portkit.core.progress import StatusLine
-from portkit.core.target import emulated, parse_target
+from portkit.core.target import emulated
+from portkit.core.targets import parse_target
 from portkit.findings.report import FAIL_ON
 
 FORMATS = ("text", "json", "html", "markdown", "junit")

@@ -5,7 +5,6 @@ verdicts can rely on it. Anything else is one error line naming the file."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -13,6 +12,7 @@ from portkit.commands.report import findings_area, layouts, target_area
 from portkit.commands.report.latency import Latency
 from portkit.commands.report.model import SCHEMA, Source
 from portkit.commands.rt.study_file import STUDY
+from portkit.core.documents import parse_json
 from portkit.core.errors import BadInput
 from portkit.core.output import warn
 
@@ -56,7 +56,7 @@ def read_saved(path: Path) -> list[Source]:
     data = _read(path)
     text = data.decode("utf-8", "replace")
     if text.lstrip().startswith("{"):
-        document = _json(path, text)
+        document = parse_json(text, str(path))
         if isinstance(document, dict) and isinstance(document.get("schema"), str):
             return [_by_schema(path, document, document["schema"])]
         if isinstance(document, dict) and isinstance(document.get("cell"), dict) and "rt" in document:
@@ -76,15 +76,6 @@ def _read(path: Path) -> bytes:
         raise BadInput(f"{path}: no such file or directory") from None
     except OSError as err:
         raise BadInput(f"{path}: cannot read it ({err.strerror})") from None
-
-
-def _json(path: Path, text: str) -> object:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise BadInput(f"{path}: not JSON ({err.msg} at line {err.lineno} column {err.colno})") from None
-    except (ValueError, RecursionError) as err:
-        raise BadInput(f"{path}: not JSON portkit can read ({type(err).__name__})") from None
 
 
 def _by_schema(path: Path, document: dict, schema: str) -> Source:

@@ -11,7 +11,7 @@ import hashlib
 import json
 from typing import Any
 
-from portkit.commands.report.model import Source
+from portkit.commands.report.model import Source, item
 from portkit.core.errors import BadInput
 from portkit.core.output import count
 
@@ -62,7 +62,7 @@ def judge(index: int, source: Source) -> dict[str, Any]:
         elif entry["incomplete"]:
             problems = [(record["layouts"].get(a) or {}).get("problem") for a in abis]
             items.append(
-                _item(
+                item(
                     entry["key"],
                     index,
                     "note",
@@ -75,7 +75,7 @@ def judge(index: int, source: Source) -> dict[str, Any]:
             )
     for line in document.get("failed") or []:
         items.append(
-            _item(
+            item(
                 f"failed:{line}",
                 index,
                 "error",
@@ -93,7 +93,7 @@ def _changed(entry: dict, abis: list[str], index: int) -> dict:
     sizes = " / ".join("?" if entry["sizes"][a] is None else str(entry["sizes"][a]) for a in abis)
     reasons = "; ".join(entry["reasons"])
     message = f"{sizes} bytes ({' / '.join(abis)})" + (f": {reasons}" if reasons else "")
-    return _item(
+    return item(
         entry["key"],
         index,
         "warning",
@@ -103,19 +103,6 @@ def _changed(entry: dict, abis: list[str], index: int) -> dict:
         message,
         CHANGED_FIX,
     )
-
-
-def _item(key: str, index: int, severity: str, group: str, title: str, where: str, message: str, fix: str) -> dict:
-    return {
-        "key": key,
-        "source": index,
-        "severity": severity,
-        "group": group,
-        "title": title,
-        "where": where,
-        "message": message,
-        "fix": fix,
-    }
 
 
 def digest(layouts: dict, abis: list[str]) -> str:

@@ -103,3 +103,17 @@ class Settings:
             "noise_percent": self.noise_percent,
             "require": list(self.require),
         }
+
+
+def item(key: str, index: int, severity: str, group: str, title: str, where: str, message: str, fix: str) -> dict:
+    """One item of an area as the document has it: what the renderers list, with the source it came from."""
+    return {
+        "key": key,
+        "source": index,
+        "severity": severity,
+        "group": group,
+        "title": title,
+        "where": where,
+        "message": message,
+        "fix": fix,
+    }

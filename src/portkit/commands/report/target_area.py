@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from portkit.commands.report.model import Source
+from portkit.commands.report.model import Source, item
 from portkit.core.errors import BadInput
 
 CPU = "portkit.cpu/1"
@@ -61,7 +61,7 @@ def _cpu(index: int, document: dict) -> dict[str, Any]:
         facts.append(["vDSO", "not checked: qemu-user provides none, whatever the board's kernel does"])
     for name in document.get("missing") or []:
         items.append(
-            _item(
+            item(
                 f"cpu:{name}",
                 index,
                 "error",
@@ -96,7 +96,7 @@ def _vdso(index: int, source: Source, emulated: bool) -> dict[str, Any]:
         facts.append(["vDSO", message])
         if emulated:
             items.append(
-                _item(
+                item(
                     "vdso",
                     index,
                     "note",
@@ -110,7 +110,7 @@ def _vdso(index: int, source: Source, emulated: bool) -> dict[str, Any]:
         else:
             hints = " Or: ".join(str(h) for h in absent.get("hints") or [])
             items.append(
-                _item(
+                item(
                     "vdso",
                     index,
                     "error",
@@ -126,7 +126,7 @@ def _vdso(index: int, source: Source, emulated: bool) -> dict[str, Any]:
             name = f"{check.get('function')}({check.get('clock') or ''})"
             detail = f": {check['detail']}" if check.get("detail") else ""
             items.append(
-                _item(
+                item(
                     f"vdso:{name}",
                     index,
                     "note" if emulated else "error",
@@ -162,7 +162,7 @@ def _sysinfo(index: int, source: Source, emulated: bool) -> dict[str, Any]:
         if isinstance(warning, dict):
             about = str(warning.get("about", ""))
             items.append(
-                _item(
+                item(
                     f"sysinfo:{about}",
                     index,
                     "note",
@@ -174,19 +174,6 @@ def _sysinfo(index: int, source: Source, emulated: bool) -> dict[str, Any]:
                 )
             )
     return {"items": items, "facts": facts}
-
-
-def _item(key: str, index: int, severity: str, group: str, title: str, where: str, message: str, fix: str) -> dict:
-    return {
-        "key": key,
-        "source": index,
-        "severity": severity,
-        "group": group,
-        "title": title,
-        "where": where,
-        "message": message,
-        "fix": fix,
-    }
 
 
 def summary(source: Source) -> str:

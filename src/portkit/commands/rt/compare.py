@@ -4,12 +4,18 @@ the comparisons the field reports make (AArch32 vs AArch64, kernel 4.2 vs 4.4,
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from portkit.commands.rt.results import read_results
 from portkit.commands.rt.stacked import Stacked
-from portkit.commands.rt.summary import Row, us
+from portkit.commands.rt.summary import Row, row, us
+from portkit.core.command import add_command
+from portkit.core.errors import BadInput, Exit
+from portkit.core.output import emit
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -22,6 +28,36 @@ METRICS = (("min", "min_ns"), ("avg", "mean_ns"), ("max", "max_ns"), ("p99", "p9
 class Side:
     title: str
     rows: dict[str, Row]  # by cell name
+
+
+def register(modes: argparse._SubParsersAction) -> None:
+    parser = add_command(
+        modes,
+        "compare",
+        "studies side by side, each against the first",
+        None,
+        "examples:\n  portkit rt compare aarch32/ aarch64/\n  portkit rt compare idle.json stressed.json",
+        run,
+        runs_on="host",
+    )
+    parser.add_argument(
+        "results", nargs="+", type=Path, metavar="DIR_OR_FILE", help="two or more studies, result directories or files"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    sides = []
+    for path in args.results:
+        results = read_results(path)
+        label = results.label + (" (emulated)" if results.emulated else "")
+        sides.append(Side(label, {name: row(name, cell) for name, cell in results.cells}))
+    if len(sides) == 1:
+        raise BadInput(
+            f"rt compare: {args.results[0]}: one result alone; give two or more to compare "
+            f"(`portkit rt table {args.results[0]}` shows one)"
+        )
+    emit(args.format, document(sides), text, args.output)
+    return Exit.OK
 
 
 def change(before: int | None, after: int | None) -> str:

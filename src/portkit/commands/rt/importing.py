@@ -12,10 +12,38 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from portkit.core.command import add_command, add_output_directory
 from portkit.core.errors import BadInput, Exit
 from portkit.core.output import emit, error, output_directory, warn, write_atomically
 
 SCHEMA = "portkit.rt-import/1"
+EXAMPLES = (
+    "examples:\n"
+    "  portkit rt import cyclictest-h.txt run.json -o imported/\n"
+    "  portkit rt import timerlat.txt --as rtla-timerlat-hist -o imported/"
+)
+
+
+def register(modes: argparse._SubParsersAction) -> None:
+    parser = add_command(
+        modes,
+        "import",
+        "cyclictest or rtla output into portkit results",
+        None,
+        EXAMPLES,
+        import_results,
+        runs_on="host",
+        output_file=False,
+    )
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    parser.add_argument(
+        "--as", dest="forced", metavar="FORMAT", help="the input's format when it cannot be told from its content"
+    )
+    add_output_directory(
+        parser,
+        "where the results go: one JSON per run, named after its file (board1-cyclictest.json when two share "
+        "a name); an earlier import of another file is never replaced",
+    )
 
 
 def import_results(args: argparse.Namespace) -> int:

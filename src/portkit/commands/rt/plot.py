@@ -15,21 +15,67 @@ matplotlib is imported only here."""
 
 from __future__ import annotations
 
+import argparse
 import bisect
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from portkit.commands.rt.results import read_results
 from portkit.commands.rt.stats import Histogram, percentiles_ns
 from portkit.commands.rt.summary import marks, merged_histogram, row
+from portkit.core.command import add_command
+from portkit.core.errors import BadInput, Exit
+from portkit.core.output import emit, output_directory, warn
 
 FORMATS = ("png", "svg")
 BOX_PERCENTILES = ("25", "50", "75", "99.9")
 BINS_PER_DECADE = 10
 WIDTH_IN = 10.0
 
+PICTURES = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
+
 Cells = list[tuple[str, dict]]
+
+
+def register(modes: argparse._SubParsersAction) -> None:
+    parser = add_command(
+        modes,
+        "plot",
+        "histograms, latency per loop and box plots as PNG and SVG",
+        None,
+        "examples:\n  portkit rt plot study/                 into study/plots/\n  portkit rt plot study/ --to figures/",
+        run,
+        runs_on="host",
+        formats=("text", "json"),
+    )
+    parser.add_argument("results", type=Path, metavar="DIR_OR_FILE")
+    parser.add_argument("--to", type=Path, metavar="DIR", help="where the pictures go (default DIR/plots)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.output is not None and args.output.suffix.lower() in PICTURES:
+        raise BadInput(
+            f"-o {args.output}: -o writes the list of the pictures (text or JSON), not a picture; "
+            "the pictures go into --to DIR (default DIR/plots)"
+        )
+    results = read_results(args.results)
+    directory = args.to or (args.results / "plots" if args.results.is_dir() else args.results.parent / "plots")
+    fresh = not directory.exists()
+    output_directory(directory, "--to")
+    title = results.title + (" (EMULATED: timings mean nothing)" if results.emulated else "")
+    files = plot(results.cells, directory, title)
+    document = {"schema": "portkit.rt-plots/1", "files": [str(f) for f in files]}
+    if not files:
+        if fresh:
+            directory.rmdir()  # made for pictures that did not come
+        warn(
+            f"nothing to plot: {args.results} holds no histogram and no latency per loop "
+            "(a cyclictest -q summary keeps neither)"
+        )
+    emit(args.format, document, lambda d: d["files"], args.output)
+    return Exit.OK
 
 
 def plot(cells: Sequence[tuple[str, dict]], directory: Path, title: str) -> list[Path]:

@@ -13,18 +13,98 @@ from pathlib import Path
 
 from portkit.commands.rt import table
 from portkit.commands.rt.results import read_results
-from portkit.commands.rt.study import Measure, Study, cells_of, load_options
+from portkit.commands.rt.study import LOADS, Measure, Study, cells_of, load_options
 from portkit.commands.rt.summary import row
+from portkit.core.command import add_command, add_output_directory, seconds, whole
 from portkit.core.errors import BadInput, EnvironmentProblem, Exit
 from portkit.core.output import count, emit, output_directory, warn
 from portkit.core.progress import StatusLine
-from portkit.core.target import parse_target
+from portkit.core.targets import parse_target
 
 DEFAULT_LOOPS = 100_000  # the field report's -l100000
+DEFAULT_INTERVALS = "1000"
+MAX_DURATION = 7 * 24 * 3600  # seconds per cell: a week
 TIMEOUT_HELP = (
     "end the whole study after S seconds: the cell under way stops early and is kept as interrupted, "
     "the table shows what was measured, exit 3; the same command then goes on (default and 0: no limit)"
 )
+
+
+def register(modes: argparse._SubParsersAction) -> None:
+    examples = (
+        "examples:\n"
+        "  portkit rt run --loads idle,cpu,io,net,spawn,all --intervals 100,1000 --loops 100000 -o study/\n"
+        "  portkit rt run --loads idle,cpu --duration 5 -o quick/            seconds, not minutes\n"
+        "  portkit rt run --loads idle,cmd --cmd 'stress-ng --vm 2' -o vm/   any command as the load\n"
+        "  portkit rt run --target qemu-aarch64 --loads idle --duration 2 -o emu/   plumbing only\n"
+        "  portkit rt run --loads idle,cpu --duration 5 -o quick/ --restart   measure it all again"
+    )
+    parser = add_command(
+        modes,
+        "run",
+        "measure a study of loads x intervals on the target",
+        None,
+        examples,
+        run_study,
+        runs_on="agent",
+        output_file=False,
+    )
+    add_output_directory(parser, "the study's directory (resumed when it exists)")
+    parser.add_argument(
+        "--loads", default="idle,cpu", metavar="LIST", help=f"idle, all, cmd or {', '.join(LOADS)} (default idle,cpu)"
+    )
+    parser.add_argument(
+        "--intervals",
+        default=DEFAULT_INTERVALS,
+        metavar="US,...",
+        help=f"wake-up intervals in us (default {DEFAULT_INTERVALS})",
+    )
+    parser.add_argument(
+        "--loops",
+        type=whole(1, 10**10),
+        metavar="N",
+        help=f"loops per cell (default {DEFAULT_LOOPS} unless --duration)",
+    )
+    parser.add_argument(
+        "--duration",
+        type=seconds(MAX_DURATION),
+        metavar="S",
+        help="seconds per cell (with --loops: whichever ends first)",
+    )
+    parser.add_argument("--policy", choices=("fifo", "rr"), default="fifo", help="the real-time policy (default fifo)")
+    parser.add_argument("--priority", type=whole(1, 99), default=80, metavar="P", help="its priority (default 80)")
+    parser.add_argument("--cpus", metavar="LIST", help="CPUs to measure on, one thread each (default all)")
+    parser.add_argument(
+        "--no-rt", action="store_true", help="measure under SCHED_OTHER, memory not locked (labelled so)"
+    )
+    parser.add_argument(
+        "--break",
+        dest="break_us",
+        type=whole(0, 10**9),
+        metavar="US",
+        help="stop a cell at its first latency of US or more, its kernel trace saved beside it",
+    )
+    parser.add_argument(
+        "--timerlat",
+        action="store_true",
+        help="after each cell's measurement, as long again: the kernel's timerlat tracer (IRQ vs thread latency)",
+    )
+    parser.add_argument(
+        "--load-options",
+        action="append",
+        default=[],
+        metavar="KIND=OPTIONS",
+        help="a load's own options, e.g. 'cpu=--duty 80' or 'net=--proto tcp' (portkit-target load KIND --help)",
+    )
+    parser.add_argument("--cmd", metavar="COMMAND", help="the shell command the load `cmd` runs")
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="measure every cell again, discarding the directory's earlier cells and their plots "
+        "(once this run's first cell is measured)",
+    )
+    # One agent call's limit elsewhere; here the whole study's, which is what a long run needs.
+    parser._option_string_actions["--timeout"].help = TIMEOUT_HELP
 
 
 def run_study(args: argparse.Namespace) -> int:
@@ -78,8 +158,6 @@ def _study(args: argparse.Namespace) -> Study:
     intervals = _intervals(args.intervals)
     loads = [x.strip() for x in args.loads.split(",") if x.strip()]
     loops = args.loops if args.loops or args.duration else DEFAULT_LOOPS
-    if args.duration is not None and not 0 < args.duration <= 7 * 24 * 3600:
-        raise BadInput(f"--duration {args.duration:g}: not from 0 to a week of seconds")
     policy = "other" if args.no_rt else args.policy
     measure = Measure(
         intervals[0], loops, args.duration, policy, args.priority, args.cpus, args.break_us, args.timerlat

@@ -20,7 +20,7 @@ never depends on float rounding and equals the agent's.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -140,21 +140,6 @@ def histogram_moments(histogram: Histogram, value_offset_ns: int = 0) -> Moments
     return moments
 
 
-def histogram_from_samples(values_ns: Iterable[int], bucket_ns: int, buckets: int) -> Histogram:
-    """A histogram of `buckets` buckets; larger samples go to the overflow."""
-    counts = [0] * buckets
-    overflow = 0
-    overflow_max: int | None = None
-    for value in values_ns:
-        index = value // bucket_ns
-        if index < buckets:
-            counts[index] += 1
-        else:
-            overflow += 1
-            overflow_max = value if overflow_max is None else max(overflow_max, value)
-    return Histogram(bucket_ns, counts, overflow, overflow_max)
-
-
 def regroup(histogram: Histogram, bucket_ns: int) -> Histogram | None:
     """The same samples in buckets `bucket_ns` wide, when the old width
     divides it and the range ends on a new edge (no sample changes side of
@@ -172,16 +157,6 @@ def series_block(n: int, points: int = SERIES_POINTS) -> int:
     while -(-n // block) > points:
         block *= 2
     return block
-
-
-def block_max_series(values: Sequence[int], points: int = SERIES_POINTS) -> dict | None:
-    """{"block": K, "max_ns": [...]}: the largest value of each block of K
-    (the last block may be shorter); None without values."""
-    if not values:
-        return None
-    block = series_block(len(values), points)
-    maxima = [max(values[start : start + block]) for start in range(0, len(values), block)]
-    return {"block": block, "max_ns": maxima}
 
 
 class BlockMaxSeries:

@@ -10,10 +10,34 @@ first."""
 
 from __future__ import annotations
 
+import argparse
 import platform
 from collections.abc import Iterable
 
-from portkit.core.target import emulation_note
+from portkit.commands.rt.study import SCHEMA_SYSINFO
+from portkit.core.command import add_command
+from portkit.core.output import emit
+from portkit.core.target import AgentCall, emulation_note
+from portkit.core.targets import run_agent
+
+
+def register(modes: argparse._SubParsersAction) -> None:
+    add_command(
+        modes,
+        "sysinfo",
+        "the target's facts that decide latency",
+        None,
+        "examples:\n  portkit rt sysinfo\n  portkit rt sysinfo --target ssh:root@board\n"
+        "  portkit rt sysinfo --target vm:linux-image-rt-amd64   Debian's PREEMPT_RT kernel, booted in a VM",
+        run,
+        runs_on="agent",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    result = run_agent(args, AgentCall(("rt", "sysinfo"), SCHEMA_SYSINFO))
+    emit(args.format, result.document, render, args.output)
+    return result.exit_code
 
 
 def render(document: dict) -> list:
@@ -28,7 +52,11 @@ def render(document: dict) -> list:
     warnings = document.get("warnings") or []
     if warnings:
         out += ["", f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}:"]
-        out += [styled(f"  {w.get('about', '?')}: {w.get('message', '')}", "yellow") for w in warnings]
+        # The rule id (PKS1xx) first, as findings show theirs; older agents send none.
+        out += [
+            styled(f"  {w['id'] + ' ' if w.get('id') else ''}{w.get('about', '?')}: {w.get('message', '')}", "yellow")
+            for w in warnings
+        ]
     return out
 
 

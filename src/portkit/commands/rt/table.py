@@ -5,14 +5,20 @@ the table say what a row alone does not (a --timerlat that could not run)."""
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 from collections.abc import Sequence
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from portkit.commands.rt.results import read_results
 from portkit.commands.rt.stacked import Stacked, widest
-from portkit.commands.rt.summary import Row, marks, us
+from portkit.commands.rt.summary import Row, marks, row, us
+from portkit.core.command import add_command
+from portkit.core.errors import Exit
+from portkit.core.output import deliver, emit
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -25,6 +31,38 @@ LATENCIES = (0, 1, 2, 3, 4, 5, 6, 7)
 THE_REST = (0, 1, 8, 9, 10)
 INTERVAL = 1
 ACHIEVED = 10  # the column that folds
+
+
+def register(modes: argparse._SubParsersAction) -> None:
+    parser = add_command(
+        modes,
+        "table",
+        "a study's table (the field report's Table 2, and more)",
+        None,
+        "examples:\n  portkit rt table study/\n  portkit rt table study/ --format markdown -o table.md",
+        show,
+        runs_on="host",
+        formats=("text", "markdown", "csv", "json"),
+    )
+    parser.add_argument("results", type=Path, metavar="DIR_OR_FILE")
+
+
+def show(args: argparse.Namespace) -> int:
+    results = read_results(args.results)
+    rows = [row(name, cell) for name, cell in results.cells]
+    heading, table_notes = results.heading(), notes(results.cells)
+    if args.format == "markdown":
+        deliver(markdown(rows, heading, table_notes), args.output)
+    elif args.format == "csv":
+        deliver(csv_text(rows), args.output)
+    else:
+        emit(
+            args.format,
+            document(rows, heading, results.emulated, table_notes),
+            lambda _: text(rows, heading, table_notes),
+            args.output,
+        )
+    return Exit.OK
 
 
 def cells(row: Row) -> list[str]:

@@ -43,7 +43,6 @@ from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, resolve_abi
 from portkit.commands.scan.options import add_fix_options, add_rescan_options
 from portkit.commands.scan.rules import RULES
-from portkit.core.command import add_command
 from portkit.core.errors import BadInput, Exit
 from portkit.core.output import count, deliver, error, tell, warn
 from portkit.core.progress import StatusLine
@@ -51,8 +50,7 @@ from portkit.core.workers import Failed
 from portkit.cparse.options import add_source_options, check_sysroot, given_flags, jobs, parse_timeout
 from portkit.cparse.source import read_source
 from portkit.findings.model import Finding, Incomplete
-from portkit.findings.report import add_findings_options, check_findings_options, finish
-from portkit.findings.rules_list import list_rules, rule_fields
+from portkit.findings.report import add_findings_command, finish
 from portkit.findings.selection import active_rules
 from portkit.findings.sources import SourceFiles
 from portkit.findings.triage import triage
@@ -76,8 +74,17 @@ EXAMPLES = (
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = add_command(
-        subparsers, "scan", SUMMARY, __doc__, EXAMPLES, run, runs_on="host", formats=("text", "json", "sarif")
+    parser = add_findings_command(
+        subparsers,
+        "scan",
+        SUMMARY,
+        __doc__,
+        EXAMPLES,
+        run,
+        runs_on="host",
+        schema=SCHEMA,
+        rules=RULES,
+        tracks_incomplete=True,
     )
     parser.add_argument("inputs", nargs="*", type=Path, metavar="FILE_OR_DIR")
     models = ", ".join(f"{m} ({a})" for m, a in MODEL_ABIS.items())
@@ -92,13 +99,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_source_options(parser)
     add_rescan_options(parser)
     add_fix_options(parser)
-    add_findings_options(parser, RULES, tracks_incomplete=True)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.list_rules:
-        return list_rules(args, map(rule_fields, RULES))
-    check_findings_options(args, schema=SCHEMA, rules=RULES)
     source, target = resolve_abi(args.from_model, "--from"), resolve_abi(args.to_model, "--to")
     if source.name == target.name and source.flags == target.flags:
         raise BadInput(f"--from and --to are the same ABI ({source.name}): nothing can change between them")

@@ -12,38 +12,27 @@ every gettimeofday becomes a system call.)
           verify (exit 3)
   bench   ns per call through libc, the vDSO and the raw system call"""
 
+# A module per mode beside this file (list.py, verify.py, bench.py): its
+# schema, renderer, options and what it costs. The mode is an optional
+# positional (default list) rather than add_modes()'s subcommands, so that
+# `portkit vdso --agent-arch i686` stays the natural first command.
+
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from portkit.commands.vdso.render import FIELD_REPORT_CALLS, render_bench, render_list, render_verify
-from portkit.core.command import add_command, refuse_foreign_options, whole
-from portkit.core.errors import BadInput, Exit
+from portkit.commands.vdso import bench, verify
+from portkit.commands.vdso import list as listing
+from portkit.core.command import add_command, refuse_foreign_options
 from portkit.core.output import emit
-from portkit.core.target import START_SECONDS, AgentCall, run_agent
+from portkit.core.target import START_SECONDS, AgentCall
+from portkit.core.targets import run_agent
 
-SCHEMAS = {"list": "portkit.vdso/2", "verify": "portkit.vdso-verify/2", "bench": "portkit.vdso-bench/2"}
-RENDERERS = {"list": render_list, "verify": render_verify, "bench": render_bench}
+MODES = {mode.NAME: mode for mode in (listing, verify, bench)}
 # Which mode takes each option (by argparse dest); the agent's limits are the same.
-OWNERS = {
-    "image": "list",
-    "dump": "list",
-    "require": "list",
-    "iterations": "verify",
-    "clock": "verify",
-    "calls": "bench",
-    "repeat": "bench",
-}
-DEFAULT_ITERATIONS = 10_000
-DEFAULT_CALLS = FIELD_REPORT_CALLS
-DEFAULT_REPEAT = 5
-MAX_TOTAL_CALLS = 1_000_000_000  # per path, as the agent allows
-# A generous cost of one call on a slow board or under emulation, and how many
-# calls verify (checks x 3 readings) and bench (2 functions x 3 paths) make per unit.
+OWNERS = {dest: mode.NAME for mode in MODES.values() for dest in mode.OPTIONS}
+# A generous cost of one clock call on a slow board or under emulation.
 SECONDS_PER_CALL = 5e-6
-VERIFY_CALLS_PER_ITERATION = 60 * 3
-BENCH_CALLS_PER_CALL = 2 * 3
 
 
 SUMMARY = "list, verify and benchmark the kernel's vDSO"
@@ -60,71 +49,35 @@ EXAMPLES = (
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = add_command(subparsers, "vdso", SUMMARY, __doc__, EXAMPLES, run, runs_on="agent")
-    parser.add_argument("mode", nargs="?", choices=tuple(SCHEMAS), default="list", help="default: list")
-    group = parser.add_argument_group("list")
-    group.add_argument("--image", type=Path, metavar="FILE", help="parse a vdso.so file instead of the live vDSO")
-    group.add_argument("--dump", type=Path, metavar="FILE", help="save the live vDSO image to FILE")
-    group.add_argument("--require", action="store_true", default=None, help="exit 1 when there is no vDSO")
-    group = parser.add_argument_group("verify")
-    group.add_argument(
-        "--iterations",
-        type=whole(1, 100_000_000),
-        metavar="N",
-        help=f"interleaved samples per check (default {DEFAULT_ITERATIONS})",
-    )
-    group.add_argument("--clock", metavar="NAME", help="check only this clock (e.g. MONOTONIC)")
-    group = parser.add_argument_group("bench")
-    group.add_argument(
-        "--calls", type=whole(1, 100_000_000), metavar="N", help=f"calls per measurement (default {DEFAULT_CALLS})"
-    )
-    group.add_argument(
-        "--repeat",
-        type=whole(1, 1000),
-        metavar="R",
-        help=f"measurements per method; the median is shown (default {DEFAULT_REPEAT})",
-    )
+    parser.add_argument("mode", nargs="?", choices=tuple(MODES), default=listing.NAME, help="default: list")
+    for mode in MODES.values():
+        mode.add_options(parser)
 
 
 def check_options(args: argparse.Namespace) -> None:
     """What the agent would refuse, refused here before it starts."""
     prog = f"vdso {args.mode}"  # how errors name the mode (the cli says "portkit: error:")
     refuse_foreign_options(args, prog, args.mode, OWNERS)
-    if args.image is not None and args.dump is not None:
-        raise BadInput(f"{prog}: --image and --dump cannot be combined (--dump writes the live vDSO)")
-    calls, repeat = args.calls or DEFAULT_CALLS, args.repeat or DEFAULT_REPEAT
-    if calls * repeat > MAX_TOTAL_CALLS:
-        raise BadInput(f"{prog}: --calls {calls} x --repeat {repeat} is more than {MAX_TOTAL_CALLS} calls per path")
+    MODES[args.mode].check(args, prog)
 
 
 def agent_call(args: argparse.Namespace) -> AgentCall:
-    """The agent's command line for the options the user gave, and its time limit."""
-    argv = ["vdso", args.mode]
-    for dest in OWNERS:
+    """The agent's command line for the options the user gave, and its time limit:
+    start-up plus the calls the mode makes, each at a slow board's cost."""
+    mode = MODES[args.mode]
+    argv = ["vdso", mode.NAME]
+    for dest in mode.OPTIONS:
         value = getattr(args, dest)
         if value is True:
             argv.append(f"--{dest}")
         elif value is not None:
             argv += [f"--{dest}", str(value)]
-    # verify without a vDSO has nothing to verify: exit 3 with its document, which says why.
-    exits = frozenset({Exit.ENVIRONMENT}) if args.mode == "verify" else frozenset()
-    # --image is read and --dump written on the target: a VM is given the one and sends the other back.
-    files = {"inputs": (str(args.image),) if args.image else (), "outputs": (str(args.dump),) if args.dump else ()}
-    return AgentCall(tuple(argv), SCHEMAS[args.mode], timeout(args), document_exits=exits, **files)
-
-
-def timeout(args: argparse.Namespace) -> float:
-    """Start-up plus the calls this mode makes, each at a slow board's cost."""
-    if args.mode == "verify":
-        calls = (args.iterations or DEFAULT_ITERATIONS) * VERIFY_CALLS_PER_ITERATION
-    elif args.mode == "bench":
-        calls = (args.calls or DEFAULT_CALLS) * (args.repeat or DEFAULT_REPEAT) * BENCH_CALLS_PER_CALL
-    else:
-        calls = 0
-    return START_SECONDS + calls * SECONDS_PER_CALL
+    timeout = START_SECONDS + mode.calls(args) * SECONDS_PER_CALL
+    return AgentCall(tuple(argv), mode.SCHEMA, timeout, document_exits=mode.DOCUMENT_EXITS, **mode.files(args))
 
 
 def run(args: argparse.Namespace) -> int:
     check_options(args)
     result = run_agent(args, agent_call(args))
-    emit(args.format, result.document, RENDERERS[args.mode], args.output)
+    emit(args.format, result.document, MODES[args.mode].render, args.output)
     return result.exit_code

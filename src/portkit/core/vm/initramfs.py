@@ -83,12 +83,13 @@ def init_script(marker: str, agents: dict[str, str]) -> bytes:
     lines = [
         "#!/bin/busybox sh",
         "# Written by portkit (core/vm/initramfs.py): serves the host over the console.",
+        # no tmpfs on /tmp: the initramfs is already in memory, and a mount there would hide
+        # the files given from the host's /tmp (a clone or a CI workspace under /tmp)
         "/bin/busybox mkdir -p /usr/bin /usr/sbin /sbin /proc /sys /dev /tmp /run",
         "/bin/busybox --install -s",
         "mount -t proc proc /proc",
         "mount -t sysfs sysfs /sys",
         "mount -t devtmpfs devtmpfs /dev 2>/dev/null",  # already there with CONFIG_DEVTMPFS_MOUNT
-        "mount -t tmpfs tmpfs /tmp",
         "mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null",
         "mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null",  # the preemption mode of a PREEMPT_DYNAMIC kernel
         f'[ -f {CONFIG} ] && ln -s {CONFIG.name} "/boot/config-$(uname -r)"',

@@ -160,7 +160,7 @@ def image_arch(path: Path, spec: str) -> Arch:
         try:
             with gzip.open(path) as unpacked:
                 head = unpacked.read(0x400)
-        except (OSError, EOFError):
+        except (OSError, EOFError, zlib.error):  # gzip.open raises zlib's own error on a damaged stream
             head = b""
     name = None
     if head[0x38:0x3C] == ARM64_MAGIC:

@@ -21,9 +21,8 @@ from portkit.commands.audit.kconfig.engine import Check, evaluate, findings
 from portkit.commands.audit.kconfig.render import SHOW, reason_fits, render_header
 from portkit.commands.audit.kconfig.rules import ROWS, RULES
 from portkit.commands.audit.kconfig.sources import Loaded, load
-from portkit.core.command import add_command
 from portkit.core.output import columns, count, styled, terminal_width, warn
-from portkit.findings.report import add_findings_options, check_findings_options, finish
+from portkit.findings.report import add_findings_command, finish
 from portkit.findings.rules_list import list_rules, rule_fields
 from portkit.findings.selection import active_rules
 
@@ -42,8 +41,8 @@ EXAMPLES = (
 
 
 def register(modes: argparse._SubParsersAction) -> None:
-    parser = add_command(
-        modes, "kconfig", SUMMARY, __doc__, EXAMPLES, run, runs_on="agent", formats=("text", "json", "sarif")
+    parser = add_findings_command(
+        modes, "kconfig", SUMMARY, __doc__, EXAMPLES, run, runs_on="agent", schema=SCHEMA, rules=RULES, rule_list=rules
     )
     parser.add_argument("config", nargs="?", type=Path, metavar="CONFIG", help="a .config, config.gz or config.xz")
     parser.add_argument(
@@ -52,13 +51,14 @@ def register(modes: argparse._SubParsersAction) -> None:
         default="checked",
         help="text table rows: every rule checked (default), only failures, or all with the skipped",
     )
-    add_findings_options(parser)
+
+
+def rules(args: argparse.Namespace) -> int:
+    """--list-rules with each rule's option, desired value and arches."""
+    return list_rules(args, map(_rule_json, ROWS), _rules_table(_text_width(args)))
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.list_rules:
-        return list_rules(args, map(_rule_json, ROWS), _rules_table(_text_width(args)))
-    check_findings_options(args, schema=SCHEMA, rules=RULES)
     loaded = load(args)
     config = loaded.config
     arch = detect_arch(config)

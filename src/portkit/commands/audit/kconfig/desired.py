@@ -79,6 +79,22 @@ class Off(Desired):
 
 
 @dataclass(frozen=True)
+class Enabled(Desired):
+    """Built in or as a module (`y` or `m`): what a program needs of an option."""
+
+    @property
+    def text(self) -> str:
+        return "y or m"
+
+    def observe(self, config: KernelConfig, option: str) -> Observed:
+        setting = config.get(option)
+        return Observed(setting is not None and setting.value in ("y", "m"), shown(setting), setting)
+
+    def examples(self, option: str) -> tuple[str, str]:
+        return f"# CONFIG_{option} is not set", f"CONFIG_{option}=y"
+
+
+@dataclass(frozen=True)
 class AtLeast(Desired):
     """A number at least this large."""
 
@@ -166,7 +182,9 @@ class When(ABC):
         """As the rules page and a skipped row show it: `COMPAT=y`."""
 
     @abstractmethod
-    def holds(self, config: KernelConfig) -> bool: ...
+    def holds(self, config: KernelConfig, runs: frozenset[str] = frozenset()) -> bool:
+        """Whether the row applies to this config, for a kernel that is to run
+        programs of the ABIs `runs` (Debian's names; audit rootfs knows them)."""
 
 
 @dataclass(frozen=True)
@@ -180,7 +198,7 @@ class Has(When):
     def text(self) -> str:
         return f"{self.option}={self.desired.text}" if not isinstance(self.desired, Off) else f"{self.option} off"
 
-    def holds(self, config: KernelConfig) -> bool:
+    def holds(self, config: KernelConfig, runs: frozenset[str] = frozenset()) -> bool:
         return self.desired.observe(config, self.option).ok
 
 
@@ -192,9 +210,25 @@ class AnyOf(When):
     def text(self) -> str:
         return " or ".join(c.text for c in self.conditions)
 
-    def holds(self, config: KernelConfig) -> bool:
-        return any(c.holds(config) for c in self.conditions)
+    def holds(self, config: KernelConfig, runs: frozenset[str] = frozenset()) -> bool:
+        return any(c.holds(config, runs) for c in self.conditions)
+
+
+@dataclass(frozen=True)
+class Runs(When):
+    """The kernel is to run programs of one of these ABIs (Debian's names):
+    audit rootfs's image has some."""
+
+    abis: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return f"the image has {' or '.join(self.abis)} programs"
+
+    def holds(self, config: KernelConfig, runs: frozenset[str] = frozenset()) -> bool:
+        return not runs.isdisjoint(self.abis)
 
 
 Y = Value("y")
 OFF = Off()
+ENABLED = Enabled()

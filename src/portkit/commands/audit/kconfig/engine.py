@@ -45,12 +45,16 @@ class Check:
         }
 
 
-def evaluate(config: KernelConfig, arch: ConfigArch, rows: Iterable[KconfigRule]) -> list[Check]:
-    return [_check(config, arch, row) for row in rows]
+def evaluate(
+    config: KernelConfig, arch: ConfigArch, rows: Iterable[KconfigRule], runs: frozenset[str] = frozenset()
+) -> list[Check]:
+    """Every row's check; `runs`: the ABIs of the programs the kernel is to
+    run, for the rows that apply only then (audit rootfs's kernel rows)."""
+    return [_check(config, arch, row, runs) for row in rows]
 
 
-def _check(config: KernelConfig, arch: ConfigArch, row: KconfigRule) -> Check:
-    skipped = _skip_reason(config, arch, row)
+def _check(config: KernelConfig, arch: ConfigArch, row: KconfigRule, runs: frozenset[str]) -> Check:
+    skipped = _skip_reason(config, arch, row, runs)
     if skipped is not None:
         return Check(row, "skip", "", f"SKIP: {skipped}", 0, None, ())
     observed, read_as = _observe(config, row)
@@ -64,12 +68,12 @@ def _check(config: KernelConfig, arch: ConfigArch, row: KconfigRule) -> Check:
     return Check(row, "fail", observed.actual, f"{FAILED[row.severity]}: {observed.actual}", line, read_as, context)
 
 
-def _skip_reason(config: KernelConfig, arch: ConfigArch, row: KconfigRule) -> str | None:
+def _skip_reason(config: KernelConfig, arch: ConfigArch, row: KconfigRule, runs: frozenset[str]) -> str | None:
     if row.arches and arch.name is None:
         return f"{row.applies_to} only, and the architecture is unknown"
     if row.arches and arch.name not in row.arches:
         return f"{row.applies_to} only"
-    if row.when is not None and not row.when.holds(config):
+    if row.when is not None and not row.when.holds(config, runs):
         return f"applies when {row.when.text}"
     if isinstance(row.desired, KernelVersion) and (config.header is None or config.header.version_tuple is None):
         return "the config's header names no kernel version"

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from portkit.commands.audit.kconfig.reader import KernelConfig, parse_config_bytes, read_config_file
 from portkit.core.errors import BadInput, EnvironmentProblem
-from portkit.core.target import AgentCall, run_agent
+from portkit.core.target import AgentCall
+from portkit.core.targets import run_agent
 
 PROC_CONFIG = Path("/proc/config.gz")
 AGENT_SCHEMA = "portkit.kconfig/1"

@@ -1,35 +1,23 @@
 """The ABIs a Linux image's ELF files are built for, told apart as the
 loaders tell them apart: machine, class and byte order, and where one
 machine has two incompatible ABIs, e_flags (ARM hard/soft float, MIPS
-o32/n32). Each known ABI has its Debian multiarch triple, the interpreter
-paths of glibc and musl (the psABIs' and musl's names), the kernel family
-that runs it, and whether its glibc ABI has a 32-bit time_t."""
+o32/n32). Each known ABI is a Debian architecture of the one table
+(core.arches: its name, multiarch triple, ELF identity) with, here, the
+interpreter paths of glibc and musl (the psABIs' and musl's names), the
+kernel family that runs it, and whether its glibc ABI has a 32-bit time_t."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from portkit.commands.audit.rootfs.elf import ElfFacts
+from portkit.core.arches import ARCHITECTURES, EM_NAMES, architecture
 from portkit.core.errors import BadInput
 
 EM_386, EM_MIPS, EM_PPC, EM_PPC64, EM_S390, EM_ARM = 3, 8, 20, 21, 22, 40
 EM_X86_64, EM_AARCH64, EM_RISCV, EM_BPF, EM_LOONGARCH = 62, 183, 243, 247, 258
 EF_ARM_ABI_FLOAT_SOFT, EF_ARM_ABI_FLOAT_HARD = 0x200, 0x400
 EF_MIPS_ABI2 = 0x20  # n32
-
-MACHINE_NAMES = {
-    EM_386: "i386",
-    EM_MIPS: "MIPS",
-    EM_PPC: "PowerPC",
-    EM_PPC64: "PowerPC64",
-    EM_S390: "S/390",
-    EM_ARM: "ARM",
-    EM_X86_64: "x86-64",
-    EM_AARCH64: "AArch64",
-    EM_RISCV: "RISC-V",
-    EM_BPF: "BPF",
-    EM_LOONGARCH: "LoongArch",
-}
 
 
 @dataclass(frozen=True)
@@ -54,52 +42,38 @@ class Abi:
             self.float_abi or "hard"
         ]
         variant = variant if self.float_abi else ""
-        machine = MACHINE_NAMES.get(self.machine, self.machine)
+        machine = EM_NAMES.get(self.machine, self.machine)
         return f"{self.name} ({machine}, {self.elf_class}-bit, {order}-endian{variant})"
 
 
-def _abi(name, machine, bits, little, triple, glibc, musl, family, *, time32=False, lib64=False, variant=""):
-    return Abi(name, machine, bits, little, triple, glibc, musl, family, time32, lib64, variant)
+def _abi(debian: str, glibc: str, musl: str, family: str, *, time32: bool = False, lib64: bool = False) -> Abi:
+    """The ABI of Debian's architecture `debian`: its names, ELF identity and
+    variant from the one table (core.arches), its loaders and family here."""
+    arch = architecture(debian)
+    bits, order, machine = arch.elf
+    return Abi(arch.debian, machine, bits, order == 1, arch.multiarch, glibc, musl, family, time32, lib64, arch.variant)
 
 
 ABIS: tuple[Abi, ...] = (
-    _abi("arm64", EM_AARCH64, 64, True, "aarch64-linux-gnu", "/lib/ld-linux-aarch64.so.1",
-         "/lib/ld-musl-aarch64.so.1", "arm"),
-    _abi("arm64be", EM_AARCH64, 64, False, "aarch64_be-linux-gnu", "/lib/ld-linux-aarch64_be.so.1",
-         "/lib/ld-musl-aarch64_be.so.1", "arm"),
-    _abi("armhf", EM_ARM, 32, True, "arm-linux-gnueabihf", "/lib/ld-linux-armhf.so.3", "/lib/ld-musl-armhf.so.1",
-         "arm", time32=True, variant="hard"),
-    _abi("armel", EM_ARM, 32, True, "arm-linux-gnueabi", "/lib/ld-linux.so.3", "/lib/ld-musl-arm.so.1", "arm",
-         time32=True, variant="soft"),
-    _abi("amd64", EM_X86_64, 64, True, "x86_64-linux-gnu", "/lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1",
-         "x86", lib64=True),
-    _abi("x32", EM_X86_64, 32, True, "x86_64-linux-gnux32", "/libx32/ld-linux-x32.so.2", "/lib/ld-musl-x32.so.1",
-         "x86"),
-    _abi("i386", EM_386, 32, True, "i386-linux-gnu", "/lib/ld-linux.so.2", "/lib/ld-musl-i386.so.1", "x86",
-         time32=True),
-    _abi("mips64el", EM_MIPS, 64, True, "mips64el-linux-gnuabi64", "/lib64/ld.so.1", "/lib/ld-musl-mips64el.so.1",
-         "mips", lib64=True),
-    _abi("mips64", EM_MIPS, 64, False, "mips64-linux-gnuabi64", "/lib64/ld.so.1", "/lib/ld-musl-mips64.so.1", "mips",
-         lib64=True),
-    _abi("mipsn32el", EM_MIPS, 32, True, "mips64el-linux-gnuabin32", "/lib32/ld.so.1",
-         "/lib/ld-musl-mipsn32el.so.1", "mips", time32=True, variant="n32"),
-    _abi("mipsel", EM_MIPS, 32, True, "mipsel-linux-gnu", "/lib/ld.so.1", "/lib/ld-musl-mipsel.so.1", "mips",
-         time32=True, variant="o32"),
-    _abi("mips", EM_MIPS, 32, False, "mips-linux-gnu", "/lib/ld.so.1", "/lib/ld-musl-mips.so.1", "mips",
-         time32=True, variant="o32"),
-    _abi("riscv64", EM_RISCV, 64, True, "riscv64-linux-gnu", "/lib/ld-linux-riscv64-lp64d.so.1",
-         "/lib/ld-musl-riscv64.so.1", "riscv"),
-    _abi("ppc64el", EM_PPC64, 64, True, "powerpc64le-linux-gnu", "/lib64/ld64.so.2", "/lib/ld-musl-powerpc64le.so.1",
-         "powerpc", lib64=True),
-    _abi("ppc64", EM_PPC64, 64, False, "powerpc64-linux-gnu", "/lib64/ld64.so.1", "/lib/ld-musl-powerpc64.so.1",
-         "powerpc", lib64=True),
-    _abi("powerpc", EM_PPC, 32, False, "powerpc-linux-gnu", "/lib/ld.so.1", "/lib/ld-musl-powerpc.so.1", "powerpc",
-         time32=True),
-    _abi("s390x", EM_S390, 64, False, "s390x-linux-gnu", "/lib/ld64.so.1", "/lib/ld-musl-s390x.so.1", "s390",
-         lib64=True),
-    _abi("loong64", EM_LOONGARCH, 64, True, "loongarch64-linux-gnu", "/lib64/ld-linux-loongarch-lp64d.so.1",
-         "/lib/ld-musl-loongarch64.so.1", "loongarch", lib64=True),
-)  # fmt: skip
+    _abi("arm64", "/lib/ld-linux-aarch64.so.1", "/lib/ld-musl-aarch64.so.1", "arm"),
+    _abi("arm64be", "/lib/ld-linux-aarch64_be.so.1", "/lib/ld-musl-aarch64_be.so.1", "arm"),
+    _abi("armhf", "/lib/ld-linux-armhf.so.3", "/lib/ld-musl-armhf.so.1", "arm", time32=True),
+    _abi("armel", "/lib/ld-linux.so.3", "/lib/ld-musl-arm.so.1", "arm", time32=True),
+    _abi("amd64", "/lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1", "x86", lib64=True),
+    _abi("x32", "/libx32/ld-linux-x32.so.2", "/lib/ld-musl-x32.so.1", "x86"),
+    _abi("i386", "/lib/ld-linux.so.2", "/lib/ld-musl-i386.so.1", "x86", time32=True),
+    _abi("mips64el", "/lib64/ld.so.1", "/lib/ld-musl-mips64el.so.1", "mips", lib64=True),
+    _abi("mips64", "/lib64/ld.so.1", "/lib/ld-musl-mips64.so.1", "mips", lib64=True),
+    _abi("mipsn32el", "/lib32/ld.so.1", "/lib/ld-musl-mipsn32el.so.1", "mips", time32=True),
+    _abi("mipsel", "/lib/ld.so.1", "/lib/ld-musl-mipsel.so.1", "mips", time32=True),
+    _abi("mips", "/lib/ld.so.1", "/lib/ld-musl-mips.so.1", "mips", time32=True),
+    _abi("riscv64", "/lib/ld-linux-riscv64-lp64d.so.1", "/lib/ld-musl-riscv64.so.1", "riscv"),
+    _abi("ppc64el", "/lib64/ld64.so.2", "/lib/ld-musl-powerpc64le.so.1", "powerpc", lib64=True),
+    _abi("ppc64", "/lib64/ld64.so.1", "/lib/ld-musl-powerpc64.so.1", "powerpc", lib64=True),
+    _abi("powerpc", "/lib/ld.so.1", "/lib/ld-musl-powerpc.so.1", "powerpc", time32=True),
+    _abi("s390x", "/lib/ld64.so.1", "/lib/ld-musl-s390x.so.1", "s390", lib64=True),
+    _abi("loong64", "/lib64/ld-linux-loongarch-lp64d.so.1", "/lib/ld-musl-loongarch64.so.1", "loongarch", lib64=True),
+)
 
 ALIASES = {
     "aarch64": "arm64",
@@ -120,7 +94,8 @@ COMPAT_ABIS = {
     "mips64": ("mips",),
     "ppc64": ("powerpc",),
 }
-TRIPLES = frozenset(a.triple for a in ABIS) | {"arm-linux-gnueabihf", "i686-linux-gnu"}
+# Every multiarch tuple and toolchain triple, which name a directory of another ABI's files.
+TRIPLES = frozenset(a.multiarch for a in ARCHITECTURES) | frozenset(a.triple for a in ARCHITECTURES)
 
 
 def find_abi(name: str) -> Abi:
@@ -147,7 +122,7 @@ class FileAbi:
         if self.known is not None:
             return self.known.label
         order = "little" if self.little_endian else "big"
-        machine = MACHINE_NAMES.get(self.machine, f"machine {self.machine}")
+        machine = EM_NAMES.get(self.machine, f"machine {self.machine}")
         return f"{machine}, {self.elf_class}-bit, {order}-endian"
 
     @property

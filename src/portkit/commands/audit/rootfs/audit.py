@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from portkit.commands.audit.kconfig.reader import KernelConfig
 from portkit.commands.audit.rootfs.abi import COMPAT_ABIS, EM_BPF, Abi, FileAbi, abi_of, file_abi, find_abi
 from portkit.commands.audit.rootfs.elf import ET_DYN, ET_REL, ElfFacts
 from portkit.commands.audit.rootfs.image import Image
@@ -116,7 +117,7 @@ class _Abis(dict):
 class Audit:
     image: Image
     target: Target
-    kconfig: Mapping[str, str] | None = None
+    kconfig: KernelConfig | None = None
     kconfig_path: str | None = None
     problems: list[str] = field(default_factory=list)
     root_kinds: dict[str, str] = field(default_factory=dict)  # where loading began -> PROGRAM, LIBRARY or PLUGIN

@@ -25,18 +25,16 @@ from portkit.commands.audit.rootfs.audit import Audit, infer_target, looks_like_
 from portkit.commands.audit.rootfs.document import audit_fields
 from portkit.commands.audit.rootfs.image import Exclusions, Image
 from portkit.commands.audit.rootfs.kernel import check_config_family
-from portkit.commands.audit.rootfs.messages import listed
 from portkit.commands.audit.rootfs.progress import Progress
 from portkit.commands.audit.rootfs.reading import read_image
 from portkit.commands.audit.rootfs.render import header
 from portkit.commands.audit.rootfs.rules import CHECKS, RULES
-from portkit.core.command import add_command
+from portkit.commands.audit.rootfs.wording import listed
 from portkit.core.errors import BadInput
 from portkit.core.output import terminal_width, warn
 from portkit.core.progress import StatusLine
 from portkit.findings.model import Finding
-from portkit.findings.report import add_findings_options, check_findings_options, finish
-from portkit.findings.rules_list import list_rules, rule_fields
+from portkit.findings.report import add_findings_command, finish
 from portkit.findings.sarif import ArtifactRoot
 from portkit.findings.selection import active_rules
 
@@ -56,8 +54,8 @@ EXAMPLES = (
 
 
 def register(modes: argparse._SubParsersAction) -> None:
-    parser = add_command(
-        modes, "rootfs", SUMMARY, __doc__, EXAMPLES, run, runs_on="host", formats=("text", "json", "sarif")
+    parser = add_findings_command(
+        modes, "rootfs", SUMMARY, __doc__, EXAMPLES, run, runs_on="host", schema=SCHEMA, rules=RULES
     )
     parser.add_argument(
         "image",
@@ -83,15 +81,11 @@ def register(modes: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="the kernel's .config (or config.gz): check what 32-bit programs need",
     )
-    add_findings_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.list_rules:
-        return list_rules(args, map(rule_fields, RULES))
     if args.image is None:
         raise BadInput("audit rootfs: which image? (a directory or a tar archive; see --help)")
-    check_findings_options(args, schema=SCHEMA, rules=RULES)
     if args.arch is not None:
         find_abi(args.arch)  # a wrong name fails before the image is read
     _check_output(args.output)
@@ -106,10 +100,9 @@ def run(args: argparse.Namespace) -> int:
             if image.truncated is not None:
                 raise BadInput(f"{args.image}: {image.truncated}, and no ELF file of a known ABI is in what was read")
             raise BadInput(f"{args.image}: no ELF file of a known ABI in it, nothing to audit{_root_hint(image)}")
-        options = kconfig.values() if kconfig is not None else None
-        if options is not None:
-            check_config_family(options, target.abi.name, f"--kconfig {args.kconfig}")
-        audit = Audit(image, target, options, str(args.kconfig) if args.kconfig else None)
+        if kconfig is not None:
+            check_config_family(kconfig, target.abi.name, f"--kconfig {args.kconfig}")
+        audit = Audit(image, target, kconfig, str(args.kconfig) if args.kconfig else None)
         audit.loading  # noqa: B018 - worked out here, under its own phase, for the rules to ask
         findings = run_checks(audit, args.select, args.ignore, progress)
     config_problems = kconfig.problems if kconfig is not None else []

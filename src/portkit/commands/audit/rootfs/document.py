@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from portkit.commands.audit.rootfs.audit import Audit, placement
-from portkit.commands.audit.rootfs.compat import compat_programs, kernel_state
+from portkit.commands.audit.rootfs.compat import compat_programs
 from portkit.findings.model import Finding, Rule
 
 
@@ -65,12 +65,11 @@ def _kernel(audit: Audit) -> dict[str, Any] | None:
     if found is None:
         return None
     needs = [
-        {"option": option, "value": kernel_state(audit, option), "programs": len(programs)}
+        {"option": option, "value": found.state(option), "programs": len(programs)}
         for option, programs in sorted(found.programs.items())
     ]
-    if found.needs.vdso and found.time_callers:
-        option = found.needs.vdso
-        needs.append({"option": option, "value": kernel_state(audit, option), "programs": len(found.time_callers)})
+    if found.vdso and found.time_callers:
+        needs.append({"option": found.vdso, "value": found.state(found.vdso), "programs": len(found.time_callers)})
     return {"config": audit.kconfig_path, "needs": needs}
 
 

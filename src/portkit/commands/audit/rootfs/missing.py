@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from portkit.commands.audit.rootfs.abi import FileAbi
 from portkit.commands.audit.rootfs.audit import PLUGIN, Audit
 from portkit.commands.audit.rootfs.loader import Loader, Lookup
-from portkit.commands.audit.rootfs.messages import elsewhere, listed
+from portkit.commands.audit.rootfs.wording import elsewhere, listed
 
 
 @dataclass(frozen=True)

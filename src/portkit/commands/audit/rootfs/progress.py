@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from portkit.commands.audit.rootfs.image import Image, Watcher
-from portkit.commands.audit.rootfs.messages import entries
+from portkit.commands.audit.rootfs.wording import entries
 from portkit.core.output import count
 from portkit.core.progress import StatusLine, duration
 

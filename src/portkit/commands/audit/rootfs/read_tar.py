@@ -28,7 +28,7 @@ from typing import BinaryIO, Protocol
 
 from portkit.commands.audit.rootfs.elf import ElfFacts, Malformed, is_elf, read_elf_bytes, read_elf_fd
 from portkit.commands.audit.rootfs.image import MAX_TEXT_BYTES, Exclusions, Image, Node, Watcher, keeps_text, shown
-from portkit.commands.audit.rootfs.messages import listed
+from portkit.commands.audit.rootfs.wording import listed
 from portkit.core.errors import BadInput
 from portkit.core.output import count
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from portkit.commands.audit.rootfs.messages import entries, listed
+from portkit.commands.audit.rootfs.wording import entries, listed
 from portkit.core.fit import GAP, MIN_WRAPPED
 from portkit.core.output import count
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from portkit.commands.audit.rootfs.audit import Audit, loaders_phrase
-from portkit.commands.audit.rootfs.messages import listed
+from portkit.commands.audit.rootfs.wording import listed
 from portkit.findings.model import Finding, Rule, Severity
 
 RULE = Rule(

@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator
 
 from portkit.commands.audit.rootfs.audit import Audit
-from portkit.commands.audit.rootfs.messages import listed
 from portkit.commands.audit.rootfs.missing import libdir_for
 from portkit.commands.audit.rootfs.rpaths import rpath_entries
+from portkit.commands.audit.rootfs.wording import listed
 from portkit.findings.model import Finding, Rule, Severity
 
 RULE = Rule(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from portkit.commands.audit.rootfs.audit import Audit
-from portkit.commands.audit.rootfs.compat import compat_programs, kernel_state
-from portkit.commands.audit.rootfs.messages import listed
+from portkit.commands.audit.rootfs.compat import compat_programs
+from portkit.commands.audit.rootfs.wording import listed
 from portkit.findings.model import Finding, Rule, Severity
 
 RULE = Rule(
@@ -36,7 +36,7 @@ def check(audit: Audit) -> Iterator[Finding]:
     if found is None:
         return
     for option, programs in sorted(found.programs.items()):
-        state = kernel_state(audit, option)
+        state = found.state(option)
         plural = len(programs) > 1
         count = f"{len(programs)} 32-bit program{'s' if plural else ''} ({listed(programs, 3)})"
         need = "need" if plural else "needs"

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from portkit.commands.audit.rootfs.audit import Audit
-from portkit.commands.audit.rootfs.compat import compat_programs, kernel_state
-from portkit.commands.audit.rootfs.kernel import enabled
-from portkit.commands.audit.rootfs.messages import listed
+from portkit.commands.audit.rootfs.compat import compat_programs
+from portkit.commands.audit.rootfs.wording import listed
 from portkit.findings.model import Finding, Rule, Severity
 
 RULE = Rule(
@@ -34,18 +33,17 @@ RULE = Rule(
 
 def check(audit: Audit) -> Iterator[Finding]:
     found = compat_programs(audit)
-    if found is None or found.needs.vdso is None or not found.time_callers:
+    if found is None or found.vdso is None or not found.time_callers:
         return
-    option, callers = found.needs.vdso, found.time_callers
+    option, callers = found.vdso, found.time_callers
     plural = len(callers) > 1
     programs = f"{len(callers)} 32-bit program{'s' if plural else ''} ({listed(callers, 3)})"
     count = f"{programs} read{'' if plural else 's'} the time"
-    state = kernel_state(audit, option)
+    state = found.state(option)
     if state is None:
         yield audit.finding(RULE, callers[0], f"{count}: without CONFIG_{option} each call is a system call")
     elif state == "n":
-        compat_off = audit.kconfig is not None and not enabled(audit.kconfig, "COMPAT")
-        why = " (CONFIG_COMPAT is off too)" if compat_off else ""
+        why = " (CONFIG_COMPAT is off too)" if found.state("COMPAT") == "n" else ""
         yield audit.finding(
             RULE, callers[0], f"{count}, but {audit.kconfig_path} does not set CONFIG_{option}{why}: "
             "each call is a system call", severity=Severity.WARNING,
