@@ -78,7 +78,7 @@ def sample_parser(
     examples = "examples:\n  portkit sample --format sarif"
     formats = ("text", "json", "sarif")
     command = add_command(commands, "sample", "findings", None, examples, run, runs_on="host", formats=formats)
-    add_findings_options(command, rules)
+    add_findings_options(command, rules, tracks_incomplete=incomplete is not None)
     return parser
 
 

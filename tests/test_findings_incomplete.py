@@ -1,6 +1,7 @@
 """Inputs a command could not check completely (a parse stopped at a missing
 #include): the summary line, the JSON document, SARIF's invocation, and the
-exit code, which must not say "clean" for them."""
+exit code, which must not say "clean" for them: 3, the run could not do its
+job, whatever --fail-on says, unless --allow-incomplete."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from conftest import validate_sarif
 from findings_samples import finding, run_sample
+from portkit.core.errors import BadInput
 from portkit.findings.model import Incomplete
 
 STOPPED = [Incomplete("a.c", "config.h not found", 1)]
@@ -21,12 +23,23 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 
 
+@pytest.mark.parametrize("options", [(), ("--fail-on", "error"), ("--fail-on", "note"), ("--fail-on", "never")])
+def test_an_incomplete_input_ends_the_run_with_exit_3(tmp_path: Path, options: tuple[str, ...]) -> None:
+    assert run_sample([], *options, output=tmp_path / "out", incomplete=STOPPED)[0] == 3
+
+
 @pytest.mark.parametrize(
-    ("options", "code"),
-    [((), 1), (("--fail-on", "error"), 1), (("--fail-on", "note"), 1), (("--fail-on", "never"), 0)],
+    ("options", "code"), [((), 1), (("--fail-on", "error"), 0), (("--fail-on", "never"), 0), (("--fail-on", "note"), 1)]
 )
-def test_an_incomplete_input_fails_like_an_error(tmp_path: Path, options: tuple[str, ...], code: int) -> None:
-    assert run_sample([], *options, output=tmp_path / "out", incomplete=STOPPED)[0] == code
+def test_allow_incomplete_leaves_the_exit_to_the_findings(tmp_path: Path, options: tuple[str, ...], code: int) -> None:
+    found = [finding()]  # a warning
+    result = run_sample(found, "--allow-incomplete", *options, output=tmp_path / "out", incomplete=STOPPED)
+    assert result[0] == code
+
+
+def test_only_a_command_that_tracks_them_has_allow_incomplete(tmp_path: Path) -> None:
+    with pytest.raises(BadInput, match="--allow-incomplete"):
+        run_sample([], "--allow-incomplete", output=tmp_path / "out")
 
 
 def test_without_incomplete_inputs_no_findings_pass(tmp_path: Path) -> None:

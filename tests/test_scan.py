@@ -183,21 +183,22 @@ def test_hostile_input_is_one_warning_line_each_and_the_rest_is_scanned(tmp_path
     (tmp_path / "binary.c").write_bytes(b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 8)
     (tmp_path / "empty.c").write_bytes(b"")
     proc = scan(tmp_path, "--format", "json")
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.returncode == 3 and "Traceback" not in proc.stderr  # the files not read: the scan cannot vouch
     document = json.loads(proc.stdout)
     assert (document["findings"][0]["location"]["path"], document["findings"][0]["rule"]) == (
         str(tmp_path / "huge.c"),
         "PK101",
     )
-    warnings = proc.stderr.splitlines()
+    *warnings, what_to_do = proc.stderr.splitlines()
     assert all(line.startswith("portkit: warning: ") for line in warnings)
+    assert what_to_do.startswith("portkit: error: scan: 5 of 8 files could not be read to the end")
     for bad in ("binary.c: binary file", "utf16.c"):
         assert sum(bad in line for line in warnings) == 1, (bad, warnings)
     # Nothing in an empty file is C, and nothing in it is wrong: it is scanned like any other.
     assert not any("empty.c" in line for line in warnings)
-    # What clang stopped on (nesting past its limit) or never read is not checked completely.
+    # What clang stopped on (nesting past its limit), could not make sense of or never read is not checked completely.
     incomplete = {Path(item["path"]).name: item["reason"] for item in document["incomplete"]}
-    assert incomplete.keys() == {"binary.c", "utf16.c", "deep.c"}
+    assert incomplete.keys() == {"binary.c", "utf16.c", "deep.c", "unterminated.c", "garbage.c"}
     assert incomplete["binary.c"] == "binary file, not C"
 
 
@@ -325,8 +326,9 @@ def test_a_compile_databases_other_languages_are_left_out(tmp_path: Path) -> Non
 def test_counts_in_the_singular(tmp_path: Path) -> None:
     (tmp_path / "a.c").write_text("int a = ;\n" * 4)  # four errors: three shown, one counted
     proc = scan("a.c", cwd=tmp_path)
-    assert proc.stdout.startswith("scanned 1 of 1 file for ")
-    assert proc.stderr.splitlines()[-1] == "portkit: warning: a.c: 1 more error"
+    assert proc.stdout.startswith("scanned 0 of 1 file completely for ")
+    assert proc.stderr.splitlines()[-2] == "portkit: warning: a.c: 1 more error"
+    assert proc.stderr.splitlines()[-1].startswith("portkit: error: scan: 1 of 1 file could not be read to the end")
 
 
 def test_nothing_to_scan_counts_the_other_problems(tmp_path: Path) -> None:
@@ -364,7 +366,7 @@ def test_on_an_80_column_terminal_every_line_fits(tmp_path: Path) -> None:
     (tmp_path / "long.c").write_text(LONG_LINES)
     (tmp_path / "config.c").write_text('#include "config.h"\n' + LONG_LINES)
     screen = run_on_terminal(["scan", "long.c", "config.c", "--select", "PK2"], columns=80, cwd=tmp_path)
-    assert screen.returncode == 1
+    assert screen.returncode == 3
     lines = screen.lines
     assert [line for line in lines if len(line) > 80] == []
     assert lines[0].startswith("portkit: warning: config.c:1: 'config.h' file not found")

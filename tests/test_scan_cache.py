@@ -49,6 +49,21 @@ def test_a_rescan_reuses_every_unit_and_finds_the_same(project: Path) -> None:
     assert (project / "cache" / "CACHEDIR.TAG").is_file()
 
 
+def test_a_kept_result_keeps_what_the_scan_told(tmp_path: Path) -> None:
+    """A finding in a macro body names the macro and its uses, and a header
+    taken from the build machine is named, on a rescan from the cache too."""
+    (tmp_path / "span.c").write_text(
+        "#include <simde/hedley.h>\n#define KEEP(p) ((int) (p))\n"
+        "int a(void *p) { return KEEP(p); }\nint b(void *p) { return KEEP(p); }\n"
+    )
+    _, first, _ = scan("--cache", "cache", "span.c", cwd=tmp_path)
+    _, again, _ = scan("--cache", "cache", "span.c", cwd=tmp_path)
+    assert again["cache"]["reused"] == 1
+    assert first["findings"] == again["findings"]
+    assert "(in macro KEEP, expanded 2 times (first at span.c:3))" in again["findings"][0]["message"]
+    assert first["build_machine_headers"] == again["build_machine_headers"] == ["/usr/include/simde/hedley.h"]
+
+
 def test_an_edited_header_changes_the_finding(project: Path) -> None:
     args = ("--cache", "cache", "-I", "include", "main.c", "other.c")
     scan(*args, cwd=project)

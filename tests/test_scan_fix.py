@@ -27,7 +27,7 @@ LEGACY = """/* legacy.c: written for ILP32 */
 
 struct table { char **names; long *values; };
 
-int aligned(void *p) { return ((int)p & 3) == 0; }
+char *after(void *p) { return (char *)((int)p + 16); }
 int keep(void *p) { int addr = (int)p; return addr; }
 void show(long n, unsigned long u, size_t z) {
     printf("n=%d u=%08x z=%u\\n", n, u, z);
@@ -51,7 +51,7 @@ LEGACY_FIXED = """/* legacy.c: written for ILP32 */
 
 struct table { char **names; long *values; };
 
-int aligned(void *p) { return ((intptr_t)p & 3) == 0; }
+char *after(void *p) { return (char *)((intptr_t)p + 16); }
 int keep(void *p) { int addr = (int)p; return addr; }
 void show(long n, unsigned long u, size_t z) {
     printf("n=%ld u=%08lx z=%zu\\n", n, u, z);
@@ -72,7 +72,7 @@ FIXED_WIDTH = """#include <stdio.h>
 void show(void *p, uint32_t id) {
     printf("at %x\\n", (uintptr_t) p);
     printf("%d", (intptr_t) p);
-    if ((unsigned long) id == 0xFFFFFFFF)
+    if ((unsigned long) id == 0xFFFFFFFF)  /* a uint32_t's value: the same test in both models */
         puts("none");
 }
 """
@@ -83,7 +83,7 @@ FIXED_WIDTH_FIXED = """#include <stdio.h>
 void show(void *p, uint32_t id) {
     printf("at %" PRIxPTR "\\n", (uintptr_t) p);
     printf("%" PRIdPTR, (intptr_t) p);
-    if ((unsigned long) id == UINT32_MAX)
+    if ((unsigned long) id == 0xFFFFFFFF)  /* a uint32_t's value: the same test in both models */
         puts("none");
 }
 """

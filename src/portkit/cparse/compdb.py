@@ -58,12 +58,20 @@ class CompileDatabase:
         return list(dict.fromkeys(paths))
 
     def flags_for(self, source: Path) -> list[str]:
-        """The flags for source, from its own entry or its nearest neighbour's."""
-        commands = self._db.getCompileCommands(str(source.resolve()))
-        if not commands:
-            return []
-        command = commands[0]
-        return ["-working-directory", command.directory, *portable_flags(list(command.arguments), command.filename)]
+        """The flags for source, from its first entry."""
+        variants = self.variants_for(source)
+        return variants[0] if variants else []
+
+    def variants_for(self, source: Path) -> list[list[str]]:
+        """The flags of each entry for source that reads the code another way
+        (a library built for 8- and 16-bit characters with -D of its own),
+        one per way: entries that differ in optimisation, warnings or PIC
+        only read the same code and count once."""
+        found: dict[tuple[str, ...], list[str]] = {}
+        for command in self._db.getCompileCommands(str(source.resolve())) or ():
+            flags = portable_flags(list(command.arguments), command.filename)
+            found.setdefault(reading(flags, command.directory), ["-working-directory", command.directory, *flags])
+        return list(found.values())
 
 
 def portable_flags(argv: list[str], filename: str) -> list[str]:
@@ -82,6 +90,34 @@ def portable_flags(argv: list[str], filename: str) -> list[str]:
             continue
         out += [arg] if value is None else [arg, value]
     return out
+
+
+# What changes how the code reads: macros, include paths and headers (their
+# paths resolved), the language and its standard, the signedness of char.
+READING_WITH_VALUE = frozenset({"-D", "-U", "-I", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-x"})
+READING_PREFIXES = ("-D", "-U", "-I", "-std=", "-ansi", "-funsigned-char", "-fsigned-char", "-fshort-")
+PATH_OPTIONS = ("-I", "-include", "-imacros", "-isystem", "-iquote", "-idirafter")
+# Defined by libtool for the shared objects of a library: the same code as the static ones.
+BUILD_ONLY_DEFINES = frozenset({"-DPIC"})
+
+
+def reading(flags: list[str], directory: str) -> tuple[str, ...]:
+    """What in a file's flags decides how its code reads, relative paths made absolute."""
+    out: list[str] = []
+    args = iter(flags)
+    for arg in args:
+        if arg in READING_WITH_VALUE:
+            value = next(args, "")
+            out.append(arg + (_resolved(value, directory) if arg in PATH_OPTIONS else value))
+        elif arg.startswith(PATH_OPTIONS[0]) and len(arg) > 2:
+            out.append("-I" + _resolved(arg[2:], directory))
+        elif arg.startswith(READING_PREFIXES) and arg not in BUILD_ONLY_DEFINES:
+            out.append(arg)
+    return tuple(out)
+
+
+def _resolved(path: str, directory: str) -> str:
+    return os.path.normpath(os.path.join(directory, path))
 
 
 def _check(path: Path) -> None:

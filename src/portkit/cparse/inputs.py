@@ -33,16 +33,20 @@ def units(
     refused: list[str],
     *,
     headers: bool = False,
+    every_reading: bool = False,
 ) -> list[TranslationUnit]:
     """The files to parse, in a stable order, each once. Below a directory
     the sources, then (headers=True) its headers; else its headers only when
     it has no source. An operand that does not exist or is not named as C or
     C++ is refused (a usage error), a directory without C a problem; the rest
     goes on. A database's entries for other languages (assembly,
-    Objective-C) are left out."""
+    Objective-C) are left out. every_reading: a file the database compiles
+    several ways (other -D, -I, -std) is one unit per way, not its first."""
     db = CompileDatabase(database) if database is not None else None
-    flags_for: Callable[[Path], list[str]] = (
-        (lambda p: [*given_flags, *db.flags_for(p)]) if db else (lambda _: list(given_flags))
+    variants_for: Callable[[Path], list[list[str]]] = (
+        (lambda p: [[*given_flags, *flags] for flags in (db.variants_for(p) or [[]])])
+        if db
+        else (lambda _: [list(given_flags)])
     )
     paths: list[Path] = []
     if not inputs and db is not None:
@@ -61,7 +65,11 @@ def units(
         else:
             paths.append(item)
     unique = list(dict.fromkeys(paths))
-    return [TranslationUnit(p, tuple(flags_for(p))) for p in unique]
+    found = []
+    for path in unique:
+        variants = variants_for(path)
+        found += [TranslationUnit(path, tuple(flags)) for flags in (variants if every_reading else variants[:1])]
+    return found
 
 
 def is_c_or_cxx(name: str) -> bool:

@@ -4,6 +4,7 @@ Python bindings do not wrap declared once."""
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from portkit.core.errors import EnvironmentProblem
@@ -46,6 +47,72 @@ def _declare_missing(ci) -> None:
 
 
 EVAL_INT = 1  # CXEval_Int
+# CXBinaryOperatorKind: PtrMemD (1) .. Comma (33). libclang crashes spelling a number outside it.
+BINARY_OPERATOR_KINDS = range(1, 34)
+
+
+@dataclass(frozen=True)
+class Quick:
+    """libclang's calls on the hot paths of a walk over every node, bound
+    without the bindings' wrappers (which make a Python object of every
+    result): kinds as numbers, yes or no as bools."""
+
+    canonical_kind: Callable[[object], int]  # a cursor's type, canonical, as a CXTypeKind number
+    in_system_header: Callable[[object], bool]  # where a cursor is
+    binary_operator_kind: Callable[[object], int]  # a CXBinaryOperatorKind number
+    # (file, line, column) of a SourceLocation where expanded; the file as libclang's handle, for comparing
+    place: Callable[[object], tuple[int | None, int, int]]
+    extent: Callable[[object], tuple[tuple[int | None, int, int], tuple[int | None, int, int]]]  # a cursor's
+
+
+def quick(ci) -> Quick:
+    """The Quick calls of this libclang, made once per process."""
+    made = getattr(ci, "_portkit_quick", None)
+    if made is None:
+        lib = ctypes.CDLL(ci.conf.lib._name)
+        cursor_type, canonical, location, system = (
+            lib.clang_getCursorType,
+            lib.clang_getCanonicalType,
+            lib.clang_getCursorLocation,
+            lib.clang_Location_isInSystemHeader,
+        )
+        cursor_type.argtypes, cursor_type.restype = [ci.Cursor], ci.Type
+        canonical.argtypes, canonical.restype = [ci.Type], ci.Type
+        location.argtypes, location.restype = [ci.Cursor], ci.SourceLocation
+        system.argtypes, system.restype = [ci.SourceLocation], ctypes.c_int
+        operator = lib.clang_getCursorBinaryOperatorKind
+        operator.argtypes, operator.restype = [ci.Cursor], ctypes.c_int
+        extent, start, end, expansion = (
+            lib.clang_getCursorExtent,
+            lib.clang_getRangeStart,
+            lib.clang_getRangeEnd,
+            lib.clang_getExpansionLocation,
+        )
+        extent.argtypes, extent.restype = [ci.Cursor], ci.SourceRange
+        start.argtypes = end.argtypes = [ci.SourceRange]
+        start.restype = end.restype = ci.SourceLocation
+        number = ctypes.POINTER(ctypes.c_uint)
+        expansion.argtypes = [ci.SourceLocation, ctypes.c_void_p, number, number, number]
+        expansion.restype = None
+
+        def place(where) -> tuple[int | None, int, int]:
+            file, line, column = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint()
+            expansion(where, ctypes.byref(file), ctypes.byref(line), ctypes.byref(column), None)
+            return file.value, line.value, column.value
+
+        def cursor_extent(cursor):
+            span = extent(cursor)
+            return place(start(span)), place(end(span))
+
+        made = Quick(
+            canonical_kind=lambda cursor: canonical(cursor_type(cursor))._kind_id,
+            in_system_header=lambda cursor: bool(system(location(cursor))),
+            binary_operator_kind=operator,
+            place=place,
+            extent=cursor_extent,
+        )
+        ci._portkit_quick = made
+    return made
 
 
 def is_virtual_base(ci, cursor) -> bool:
@@ -55,8 +122,19 @@ def is_virtual_base(ci, cursor) -> bool:
 
 def binary_operator(ci, cursor) -> str:
     """The operator of a BINARY_OPERATOR or COMPOUND_ASSIGNMENT_OPERATOR cursor: "*", "<<", "&=", ..."""
-    kind = ci.conf.lib.clang_getCursorBinaryOperatorKind(cursor)
-    return ci._CXString.from_result(ci.conf.lib.clang_getBinaryOperatorKindSpelling(kind))
+    spellings = binary_operator_spellings(ci)
+    kind = quick(ci).binary_operator_kind(cursor)
+    return spellings[kind] if 0 <= kind < len(spellings) else ""
+
+
+def binary_operator_spellings(ci) -> list[str]:
+    """Each CXBinaryOperatorKind's spelling, by number ("" for 0, none), spelled once per process."""
+    spellings = getattr(ci, "_portkit_binary_operators", None)
+    if spellings is None:
+        spell = ci.conf.lib.clang_getBinaryOperatorKindSpelling
+        spellings = ["", *(ci._CXString.from_result(spell(k)) for k in BINARY_OPERATOR_KINDS)]
+        ci._portkit_binary_operators = spellings
+    return spellings
 
 
 def unary_operator(ci, cursor) -> str:
@@ -76,6 +154,35 @@ def evaluate_int(ci, cursor) -> int | None:
         return ci.conf.lib.clang_EvalResult_getAsLongLong(result)
     finally:
         ci.conf.lib.clang_EvalResult_dispose(result)
+
+
+class _SourceRangeList(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.c_void_p)]
+
+
+def skipped_lines(ci, tu, path: str) -> list[tuple[int, int]]:
+    """The regions of a file the preprocessor left out (#if 0, the other
+    branch of an #ifdef), as (first, last) lines; the translation unit must
+    be parsed with parse(..., preprocessor_record=True), else none are known."""
+    lib = ci.conf.lib
+    if not getattr(ci, "_portkit_skipped_declared", False):
+        lib.clang_getSkippedRanges.argtypes = [ci.TranslationUnit, ci.File]
+        lib.clang_getSkippedRanges.restype = ctypes.POINTER(_SourceRangeList)
+        lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_SourceRangeList)]
+        lib.clang_disposeSourceRangeList.restype = None
+        ci._portkit_skipped_declared = True
+    try:
+        file = tu.get_file(path)
+    except Exception:  # a file the unit never read
+        return []
+    found = lib.clang_getSkippedRanges(tu, file)
+    if not found:
+        return []
+    try:
+        ranges = ctypes.cast(found.contents.ranges, ctypes.POINTER(ci.SourceRange))
+        return [(ranges[i].start.line, ranges[i].end.line) for i in range(found.contents.count)]
+    finally:
+        lib.clang_disposeSourceRangeList(found)
 
 
 @dataclass(frozen=True)

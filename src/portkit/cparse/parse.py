@@ -113,6 +113,22 @@ def _libstdcxx(t: str, sysroot: Path | None) -> list[str]:
     return []
 
 
+# Where the build machine keeps headers of libraries installed for itself
+# (zlib.h, lz4.h, oniguruma.h): `clang --target=aarch64-linux-gnu` searches
+# them after the cross sysroot, so a cross build finds what the sysroot lacks there.
+BUILD_MACHINE_INCLUDE = ("/usr/local/include", "/usr/include")
+
+
+def build_machine_includes(abi: Abi, sysroot: Path | None, cxx: bool = False) -> list[str]:
+    """The build machine's include directories a cross compiler for abi
+    searches after the target's own, when no --sysroot replaces them (a
+    sysroot is the target's whole world); none that are the target's own."""
+    if sysroot is not None:
+        return []
+    own = set(system_includes(abi, sysroot, cxx))
+    return [d for d in BUILD_MACHINE_INCLUDE if d not in own and os.path.isdir(d)]
+
+
 @dataclass
 class Problem:
     file: str
@@ -125,30 +141,51 @@ class Problem:
 
 
 def parse(
-    path: str, abi: Abi, flags: list[str], sysroot: Path | None, text: str | None = None, *, bodies: bool = False
+    path: str,
+    abi: Abi,
+    flags: list[str],
+    sysroot: Path | None,
+    text: str | None = None,
+    *,
+    bodies: bool = False,
+    build_machine: bool = False,
+    preprocessor_record: bool = False,
 ):
     """Parses one file for `abi`; returns (translation unit or None, errors).
-    Function bodies are skipped unless `bodies` (declarations are all layout needs)."""
+    Function bodies are skipped unless `bodies` (declarations are all layout
+    needs). `build_machine`: search the build machine's include directories
+    after the target's, as a cross compiler does (build_machine_includes).
+    `preprocessor_record`: keep what the preprocessor did (the regions an
+    #if left out, macros' definitions and uses), at about 1% of the parse."""
     ci = cindex()
     cxx = path.endswith((".hpp", ".hh", ".hxx", ".cpp", ".cc", ".cxx", ".c++", ".C"))
     args = ["-target", abi.clang_triple, "-nostdinc", "-ferror-limit=0"]
     for d in system_includes(abi, sysroot, cxx):
         args += ["-isystem", d]
+    for d in build_machine_includes(abi, sysroot, cxx) if build_machine else ():
+        args += ["-idirafter", d]
     if cxx:
         args += ["-x", "c++", "-std=c++20"]
     elif path.endswith(".h"):
         args += ["-x", "c", "-std=gnu11"]
     args += list(abi.flags) + flags
+    given = path
+    if "-working-directory" in flags and not os.path.isabs(path):
+        # clang would take a relative path from the build's directory, not from ours
+        path = os.path.abspath(path)
     unsaved = [(path, text)] if text is not None else None
     options = 0 if bodies else ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
+    if preprocessor_record:
+        options |= ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     try:
         tu = ci.TranslationUnit.from_source(path, args=args, unsaved_files=unsaved, options=options)
     except ci.TranslationUnitLoadError:
-        return None, [Problem(path, 0, "clang could not parse it")]
+        return None, [Problem(given, 0, "clang could not parse it")]
     errors = []
     for diag in tu.diagnostics:
         if diag.severity >= ci.Diagnostic.Error:
             loc = diag.location
             fatal = diag.severity >= ci.Diagnostic.Fatal
-            errors.append(Problem(loc.file.name if loc.file else path, loc.line, diag.spelling, fatal))
+            where = loc.file.name if loc.file and loc.file.name != path else given
+            errors.append(Problem(where, loc.line, diag.spelling, fatal))
     return tu, errors

@@ -61,12 +61,14 @@ def add_findings_command(
     schema: str,
     rules: Sequence[Rule],
     rule_list: Callable[[argparse.Namespace], int] | None = None,
+    tracks_incomplete: bool = False,
 ) -> argparse.ArgumentParser:
     """core.command.add_command for a command that reports findings: text,
     JSON or SARIF, the findings options after the command's own, and
     --list-rules answered before run is called (by rule_list when the command
     says more of each rule than rule_fields); run gets options already
-    checked (check_findings_options), so a slow run does not end in a usage error."""
+    checked (check_findings_options), so a slow run does not end in a usage error.
+    `tracks_incomplete`: add_findings_options' --allow-incomplete."""
 
     def run_checked(args: argparse.Namespace) -> int:
         if args.list_rules:
@@ -77,12 +79,17 @@ def add_findings_command(
     parser = add_command(
         subparsers, name, summary, description, examples, run_checked, runs_on=runs_on, formats=FORMATS
     )
-    parser.add_last(lambda parser: add_findings_options(parser, rules))
+    parser.add_last(lambda parser: add_findings_options(parser, rules, tracks_incomplete=tracks_incomplete))
     return parser
 
 
-def add_findings_options(parser: argparse.ArgumentParser, rules: Sequence[Rule] = ()) -> None:
-    """The options, their help naming the command's own rules (`rules`; none: no example)."""
+def add_findings_options(
+    parser: argparse.ArgumentParser, rules: Sequence[Rule] = (), *, tracks_incomplete: bool = False
+) -> None:
+    """The options, their help naming the command's own rules (`rules`; none:
+    no example). `tracks_incomplete`: the command tells inputs it could not
+    check completely (finish(..., incomplete=...)), which end the run with
+    exit 3 unless --allow-incomplete."""
     group = parser.add_argument_group("findings")
     group.add_argument(
         "--fail-on",
@@ -109,6 +116,13 @@ def add_findings_options(parser: argparse.ArgumentParser, rules: Sequence[Rule] 
     group.add_argument(
         "--list-rules", action="store_true", help="list the rules and stop (--format json: portkit.rules/1)"
     )
+    if tracks_incomplete:
+        group.add_argument(
+            "--allow-incomplete",
+            action="store_true",
+            help="an input that could not be checked completely is reported, and the exit status is by "
+            "--fail-on alone (default: exit 3, what was not checked may hold findings)",
+        )
 
 
 def check_findings_options(args: argparse.Namespace, *, schema: str, rules: Sequence[Rule]) -> None:
@@ -145,8 +159,8 @@ def finish(
     table). `root`: the findings' paths are relative to it (an image), not to
     the working directory; no file is read for their text. `incomplete`: the
     inputs not checked completely, for a command that tracks them: listed in
-    JSON and SARIF, counted in the summary line, and they fail the run as an
-    error would (exit 1 unless --fail-on never)."""
+    JSON and SARIF, counted in the summary line, and the exit status is 3
+    (the run could not do its job) unless --allow-incomplete."""
     check_findings_options(args, schema=schema, rules=rules)
     cwd = Path.cwd()
     sources = SourceFiles(read=root is None)
@@ -174,15 +188,19 @@ def finish(
             return [*(text_header(document) if text_header else ()), *shown]
 
         emit(args.format, document, render, args.output)
-    return exit_code(result, args.fail_on, incomplete)
+    return exit_code(result, args.fail_on, incomplete, allow_incomplete=getattr(args, "allow_incomplete", False))
 
 
-def exit_code(result: Triage, fail_on: str, incomplete: Sequence[Incomplete] | None = None) -> Exit:
-    """FINDINGS when a shown finding is at least as severe as --fail-on, or
-    an input was not checked completely (an error: its findings may be
-    missing), else OK; always OK for --fail-on never."""
+def exit_code(
+    result: Triage, fail_on: str, incomplete: Sequence[Incomplete] | None = None, *, allow_incomplete: bool = False
+) -> Exit:
+    """ENVIRONMENT when an input was not checked completely (its findings may
+    be missing: a gate must not pass on it) unless allow_incomplete; else
+    FINDINGS when a shown finding is at least as severe as --fail-on (never:
+    none is), else OK."""
+    if incomplete and not allow_incomplete:
+        return Exit.ENVIRONMENT
     if fail_on == "never":
         return Exit.OK
     threshold = Severity.from_label(fail_on)
-    failed = incomplete or any(s.finding.severity >= threshold for s in result.shown)
-    return Exit.FINDINGS if failed else Exit.OK
+    return Exit.FINDINGS if any(s.finding.severity >= threshold for s in result.shown) else Exit.OK

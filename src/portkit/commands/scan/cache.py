@@ -31,7 +31,7 @@ from portkit.commands.scan.engine import ScanJob, Scanned, scan_unit
 from portkit.core.errors import BadInput
 from portkit.core.workers import Failed
 from portkit.cparse.libclang import Inclusion, cindex
-from portkit.cparse.parse import Problem, parse_in_workers, system_includes
+from portkit.cparse.parse import Problem, build_machine_includes, parse_in_workers, system_includes
 from portkit.findings.model import Finding
 
 SCHEMA = "portkit.scan-cache/1"
@@ -196,8 +196,11 @@ def search_directories(job: ScanJob) -> tuple[list[str], list[str], list[str]]:
                 dirs[kind].append(flag[len(option) :])
                 break
     quote, angle, after = dirs["quote"], dirs["angle"], dirs["after"]
+    cxx = job.path.suffix not in (".c", ".h")
     for abi in (job.pair.target.abi, job.pair.source.abi):
-        angle += system_includes(abi, job.sysroot, job.path.suffix not in (".c", ".h"))
+        angle += system_includes(abi, job.sysroot, cxx)
+    for abi in (job.pair.target.abi, job.pair.source.abi):  # searched after the targets' own, as parse does
+        angle += build_machine_includes(abi, job.sysroot, cxx)
     absolute = [
         [os.path.normpath(os.path.join(base, d)) for d in dirs if d and not d.startswith("=")]
         for dirs in (quote, angle, after)
@@ -256,7 +259,7 @@ class ScanCache:
             return None
         try:
             scanned = _scanned_from_json(entry.get("result"))
-        except (ValueError, BadInput):
+        except (ValueError, TypeError, BadInput):
             return None  # an entry of another shape: scanned again and replaced
         self.hits += 1
         return scanned, tuple(entry["headers"])
@@ -316,10 +319,11 @@ def tool_fingerprint() -> str:
     ci = cindex()
     digest.update(clang_version(ci).encode())
     package = Path(portkit.__file__).parent
-    for part in SCANNING_CODE:
-        for path in sorted((package / part).rglob("*.py")):
-            digest.update(str(path.relative_to(package)).encode())
-            digest.update(path.read_bytes())
+    code = [path for part in SCANNING_CODE for path in sorted((package / part).rglob("*.py"))]
+    code += sorted(package.glob("_clangwalk*"))  # the walk in C decides which nodes the rules see
+    for path in code:
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
@@ -344,6 +348,13 @@ def _scanned_to_json(scanned: Scanned) -> dict:
         "findings": [f.to_json() for f in scanned.findings],
         "errors": [[e.file, e.line, e.message, e.fatal] for e in scanned.errors],
         "parsed": scanned.parsed,
+        # a macro's finding by its index in findings, with the macro and every use that made it
+        "expansions": [
+            [scanned.findings.index(finding), macro, sorted(uses)]
+            for finding, (macro, uses) in scanned.expansions.items()
+            if finding in scanned.findings
+        ],
+        "build_machine_headers": scanned.build_machine_headers,
     }
 
 
@@ -359,7 +370,17 @@ def _scanned_from_json(data: object) -> Scanned:
         if not (isinstance(error, list) and len(error) == 4 and isinstance(error[1], int)):
             raise ValueError("an error is [file, line, message, fatal]")
         problems.append(Problem(str(error[0]), error[1], str(error[2]), bool(error[3])))
-    return Scanned([Finding.from_json(f) for f in findings], problems, bool(data.get("parsed")), None)
+    kept = [Finding.from_json(f) for f in findings]
+    expansions: dict[Finding, tuple[str, set[tuple[str, int, int]]]] = {}
+    for item in data.get("expansions", []):
+        index, macro, uses = item
+        if not isinstance(index, int) or not 0 <= index < len(kept) or not isinstance(macro, str):
+            raise ValueError("an expansion is [finding index, macro, uses]")
+        expansions[kept[index]] = (macro, {(str(p), int(line), int(column)) for p, line, column in uses})
+    taken = data.get("build_machine_headers", [])
+    if not isinstance(taken, list):
+        raise ValueError("build_machine_headers is a list")
+    return Scanned(kept, problems, bool(data.get("parsed")), None, expansions, [str(h) for h in taken])
 
 
 def cache_from(args, warnings: list[str]) -> ScanCache | None:

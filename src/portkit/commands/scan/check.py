@@ -23,6 +23,9 @@ UnitCheck = Callable[["Unit"], None]
 class Check:
     rule: Rule
     nodes: Mapping[str, NodeCheck] = field(default_factory=dict)  # CursorKind name -> check
+    # The operators a BINARY_OPERATOR or COMPOUND_ASSIGNMENT_OPERATOR check is
+    # about ("<<", "&="): the walk hands it no other (a kind not named: every one).
+    operators: Mapping[str, frozenset[str]] = field(default_factory=dict)
     diagnostics: Mapping[str, DiagnosticCheck] = field(default_factory=dict)  # "-Wformat" -> check
     # Called for each implicit conversion between types of different kinds:
     # the commonest question ("what did this value become?"), its widths worked
@@ -40,3 +43,7 @@ class Check:
     # #include): what it would find there is the missing header's doing
     # (a function that header declares looks undeclared), not the code's.
     needs_every_header: bool = False
+    # Run only where this says it can find something (the unit's own text
+    # writes the number the rule looks for; clang reported what it explains):
+    # a whole walk's worth of questions saved on most files.
+    applies: Callable[[Unit], bool] | None = None

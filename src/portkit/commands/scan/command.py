@@ -7,6 +7,13 @@ Every translation unit is parsed once for the target ABI, in worker processes
 between the two data models (--from ILP32 --to LP64 by default: AArch32 to
 AArch64). Rules: `portkit scan --list-rules`, docs/rules.md.
 
+Headers the target's sysroot lacks are looked for where the build machine
+keeps its own (/usr/local/include, /usr/include), after the target's, as a
+cross compiler does; the report names those it took from there. A file
+clang could not read to its end (an #include not found, as before
+./configure: nothing after it is checked; a parse error) or at all is
+"incomplete": named in the report, and the scan cannot vouch for it.
+
 Each file's findings are kept in a cache (beside -p's database, else in
 ~/.cache/portkit/scan) and reused while the file, its flags and every header
 it includes are unchanged: a rescan after a one-file change parses one file.
@@ -14,19 +21,17 @@ it includes are unchanged: a rescan after a one-file change parses one file.
 (intptr_t) casts, sizeof for a literal 4, UINT32_MAX), each one kept only if
 the fixed file still compiles for both ABIs and no longer has the finding.
 
-A file clang could not read to its end (an #include not found, as before
-./configure: nothing after it is checked) or at all is "incomplete": named
-in the report, and it fails the scan as an error would.
-
 exit status: 0 every file scanned completely, no finding at or above
---fail-on; 1 findings at or above --fail-on, or an incomplete file (0 for
-both with --fail-on never); 2 bad usage, or an operand that is no C or C++
-file (the report of the others stands). --diff: 0 once the diff is out."""
+--fail-on; 1 findings at or above --fail-on; 2 bad usage, or an operand
+that is no C or C++ file (the report of the others stands); 3 a file could
+not be scanned completely (with --allow-incomplete: by --fail-on alone).
+--diff: 0 once the diff is out."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from portkit.commands.scan.cache import cache_from, scan_jobs
@@ -70,7 +75,16 @@ EXAMPLES = (
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = add_findings_command(
-        subparsers, "scan", SUMMARY, __doc__, EXAMPLES, run, runs_on="host", schema=SCHEMA, rules=RULES
+        subparsers,
+        "scan",
+        SUMMARY,
+        __doc__,
+        EXAMPLES,
+        run,
+        runs_on="host",
+        schema=SCHEMA,
+        rules=RULES,
+        tracks_incomplete=True,
     )
     parser.add_argument("inputs", nargs="*", type=Path, metavar="FILE_OR_DIR")
     models = ", ".join(f"{m} ({a})" for m, a in MODEL_ABIS.items())
@@ -95,19 +109,22 @@ def run(args: argparse.Namespace) -> int:
     changes = changes_since(args.changed_since) if args.changed_since is not None else None
     problems: list[str] = []  # warnings: clang's errors, unreadable files
     refused: list[str] = []  # operands that are no C or C++ file: errors
-    found = units(args.inputs, args.compile_commands, given_flags(args), problems, refused)
+    found = units(args.inputs, args.compile_commands, given_flags(args), problems, refused, every_reading=True)
     require_some(found, refused + problems)
     pair = probe_pair(source, target, args.sysroot)
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
     incomplete: list[Incomplete] = []
     cache = cache_from(args, problems)
-    work = _jobs(found, pair, active, args.sysroot, problems, incomplete)
+    # the longest files first: two workers then end together, not one waiting for the other
+    work = sorted(_jobs(found, pair, active, args.sysroot, problems, incomplete), key=lambda j: -len(j.text))
     with StatusLine(quiet=args.quiet) as status:
         outcomes = scan_jobs(work, cache, jobs(args), parse_timeout(args), _files_done(status, work))
-    findings, scanned = _gather(work, outcomes.results, problems, incomplete)
+    findings, scanned, taken = _gather(work, outcomes.results, problems, incomplete)
     if cache is not None and cache.unwritable:
         problems.append(cache.unwritable)
     problems[:] = dict.fromkeys(problems)  # a header's error, met through every unit that includes it, once
+    # a file compiled several ways and incomplete in more than one is named once
+    incomplete[:] = {item.path: item for item in reversed(incomplete)}.values()
     for line in problems if args.fixes is None else ():  # after --fix, the first scan said them
         warn(line)
     for line in refused:
@@ -118,9 +135,11 @@ def run(args: argparse.Namespace) -> int:
     incomplete.sort(key=lambda item: item.path)
     extra = {
         "models": {"from": _model_json(pair.source.abi), "to": _model_json(pair.target.abi)},
-        "inputs": len(found),
+        "inputs": len({unit.path for unit in found}),
+        "compile_commands": len(found),
         "scanned": scanned,
         "problems": refused + problems,
+        "build_machine_headers": taken,
     }
     if cache is not None:
         extra["cache"] = cache.to_json()
@@ -143,7 +162,34 @@ def run(args: argparse.Namespace) -> int:
         text_header=shown_header,
         incomplete=incomplete,
     )
+    if incomplete and not args.allow_incomplete:
+        error(what_to_do(incomplete, extra["inputs"], args.compile_commands is not None))
     return Exit.USAGE if refused else code  # the report stands, but an operand was not C
+
+
+def what_to_do(incomplete: Sequence[Incomplete], inputs: int, with_database: bool) -> str:
+    """The one line that ends an incomplete scan: how many, the first and why, and the way out.
+    `scan: 1 of 2 files could not be read to the end (a.c: config.h not found), so not all
+    of it was checked: run the project's configure and pass -p BUILD_DIR ..., or -I DIR ...;
+    --allow-incomplete reports what was checked and exits by --fail-on`"""
+    first = incomplete[0]
+    why = f"{first.path}: {first.reason.split('; ')[0]}"
+    more = f", and {count(len(incomplete) - 1, 'more')}" if len(incomplete) > 1 else ""
+    head = f"scan: {len(incomplete)} of {count(inputs, 'file')} could not be read to the end ({why}{more})"
+    reasons = " ".join(item.reason for item in incomplete)
+    ways = []
+    if " not found" in reasons:
+        if not with_database:
+            ways.append("run the project's configure and pass -p BUILD_DIR (its compile_commands.json)")
+        ways.append("-I DIR for headers outside the target's sysroot")
+    elif not with_database:
+        ways.append("pass the build's -D and -I, or -p BUILD_DIR with its compile_commands.json")
+    if "the parser " in reasons:
+        ways.append("--parse-timeout S for a file that takes longer")
+    return (
+        f"{head}, so not all of it was checked: {', or '.join(ways)}; "
+        "--allow-incomplete reports what was checked and exits by --fail-on"
+    )
 
 
 def _fix(args: argparse.Namespace, work: Sequence[ScanJob], findings: list[Finding]) -> int:
@@ -173,15 +219,21 @@ def _fix(args: argparse.Namespace, work: Sequence[ScanJob], findings: list[Findi
 
 
 def header(document: dict) -> list[str]:
-    """`scanned 2 of 3 files completely for ILP32 (arm) -> LP64 (aarch64); 1 incomplete: a.c (config.h not found)`."""
+    """`scanned 2 of 3 files completely for ILP32 (arm) -> LP64 (aarch64); 1 incomplete: a.c (config.h not found)`;
+    `scanned 14 of 14 files (23 compile commands) for ...` where the build compiles files in several ways."""
     source, target = document["models"]["from"], document["models"]["to"]
     direction = f"{source['data_model']} ({source['name']}) -> {target['data_model']} ({target['name']})"
     incomplete = [Incomplete(**item) for item in document["incomplete"]]
     inputs = document["inputs"]
+    files = count(inputs, "file")
+    if document["compile_commands"] > inputs:  # files the build compiles in several ways, each scanned
+        files += f" ({document['compile_commands']} compile commands)"
+    taken = document.get("build_machine_headers") or []
+    borrowed = [f"headers the target's sysroot lacks, taken from this machine: {', '.join(taken)}"] if taken else []
     if not incomplete:
-        return [f"scanned {inputs} of {count(inputs, 'file')} for {direction}", ""]
-    scanned = f"scanned {inputs - len(incomplete)} of {count(inputs, 'file')} completely for {direction}"
-    return [f"{scanned}; {len(incomplete)} incomplete: {listed(incomplete)}", ""]
+        return [f"scanned {inputs} of {files} for {direction}", *borrowed, ""]
+    scanned = f"scanned {inputs - len(incomplete)} of {files} completely for {direction}"
+    return [f"{scanned}; {len(incomplete)} incomplete: {listed(incomplete)}", *borrowed, ""]
 
 
 def listed(incomplete: Sequence[Incomplete]) -> str:
@@ -213,11 +265,14 @@ def _jobs(
 
 def _gather(
     work: Sequence[ScanJob], outcomes: Sequence[Scanned | Failed], problems: list[str], incomplete: list[Incomplete]
-) -> tuple[list[Finding], int]:
-    """Findings of every unit, those in a shared header once; clang's errors
-    as problems; the units not checked completely, and why."""
+) -> tuple[list[Finding], int, list[str]]:
+    """Findings of every unit, those in a shared header (or made by a shared
+    macro) once; clang's errors as problems; the units not checked
+    completely, and why; the headers taken from the build machine."""
     seen: dict[tuple, Finding] = {}
-    scanned = 0
+    macros: dict[tuple, tuple[str, set]] = {}  # a finding's key -> its macro and every use that made it
+    taken: set[str] = set()
+    scanned: set[str] = set()
     for job, outcome in zip(work, outcomes, strict=True):
         if isinstance(outcome, Failed):
             problems.append(f"{job.path}: the parser {outcome.reason}")
@@ -230,11 +285,27 @@ def _gather(
             incomplete.append(outcome.incomplete)
         if not outcome.parsed:
             continue
-        scanned += 1
+        scanned.add(str(job.path))
+        taken.update(outcome.build_machine_headers)
         for finding in outcome.findings:
             location = finding.location
-            seen.setdefault((finding.rule, location.path, location.line, location.column, finding.message), finding)
-    return list(seen.values()), scanned
+            key = (finding.rule, location.path, location.line, location.column, finding.message)
+            seen.setdefault(key, finding)
+            if finding in outcome.expansions:
+                name, uses = outcome.expansions[finding]
+                macros.setdefault(key, (name, set()))[1].update(uses)
+    for key, (name, uses) in macros.items():
+        finding = seen[key]
+        seen[key] = replace(finding, message=f"{finding.message} ({in_macro(name, uses)})")
+    return list(seen.values()), len(scanned), sorted(taken)
+
+
+def in_macro(name: str, uses: set[tuple[str, int, int]]) -> str:
+    """`in macro YY_USER_ACTION, expanded 50 times (first at lexer.c:957)`."""
+    path, line, _ = min(uses)
+    if len(uses) == 1:
+        return f"in macro {name}, expanded once, at {path}:{line}"
+    return f"in macro {name}, expanded {len(uses)} times (first at {path}:{line})"
 
 
 def _model_json(abi) -> dict:

@@ -2,9 +2,9 @@
 ABI with the clang warnings the rules explain, then walk the project's own
 code once, handing each node to the rules that asked for its kind.
 
-The walk is one clang_visitChildren per top-level declaration with a single
-callback (the bindings' get_children() would build a list per node, about
-2.5 times slower), and a rule sees only the nodes it asked for.
+The walk runs in C (cparse.walk): a Python callback for each of a file's
+nodes cost as much as clang's parse, and a rule sees only the nodes it
+asked for; then clang's diagnostics go to the rules that explain them.
 """
 
 from __future__ import annotations
@@ -22,17 +22,20 @@ from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
-from portkit.cparse.libclang import Inclusion, cindex, inclusions
-from portkit.cparse.parse import Problem, parse
+from portkit.cparse.libclang import Inclusion, cindex, inclusions, quick
+from portkit.cparse.parse import Problem, build_machine_includes, parse
+from portkit.cparse.walk import CONVERSION, KIND, children
+from portkit.cparse.walk import walk as cwalk
 from portkit.findings.model import Finding, Incomplete, Rule
 
-RECURSE = 2  # CXChildVisit_Recurse
-EXPRESSIONS = (100, 200)  # CXCursor_FirstExpr .. the first statement kind: a type reference is no value
-BREAK = 0  # CXChildVisit_Break
+PREPROCESSING = 500  # CXCursor_FirstPreprocessing: no declaration from here on
+OPERATOR_KINDS = ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR")  # handlers of these may name their operators
 # Warnings the rules do not ask for stay off: -Wno-everything, then the ones they do.
 QUIET = ("-Wno-everything",)
 DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
 MISSING_HEADER = re.compile(r"'(.+)' file not found")  # clang's fatal error for an #include it cannot find
+# clang's errors for a call without a declaration: PK701's finding, not a file it could not read
+IMPLICIT_MESSAGE = re.compile(r"(call to undeclared|implicit declaration of|implicitly declaring library) function")
 # A file that may hold architecture-specific code, worth a look as the source ABI sees it.
 ARCH_SPECIFIC = re.compile(
     r"\basm\b|__asm|arm_neon|arm_acle|intrin\.h|__builtin_(?:arm|aarch64|ia32|neon|mips)_|__arm_"
@@ -57,6 +60,10 @@ class Scanned:
     errors: list[Problem] = field(default_factory=list)  # what clang could not make sense of
     parsed: bool = False
     incomplete: Incomplete | None = None  # why the unit was not checked completely
+    # findings moved to a macro's definition -> (the macro's name, the uses that made them)
+    expansions: dict[Finding, tuple[str, set[tuple[str, int, int]]]] = field(default_factory=dict)
+    # headers the target's own directories lack, found where the build machine keeps its own
+    build_machine_headers: list[str] = field(default_factory=list)
     # Every #include either parse followed: what the cache checks before reusing these findings.
     included: list[Inclusion] = field(default_factory=list)
 
@@ -66,7 +73,10 @@ def scan_unit(job: ScanJob) -> Scanned:
     checks = [c for c in CHECKS if c.rule.id in job.rules]
     warnings = sorted({option for c in checks for option in c.diagnostics})
     flags = _flags(job.flags, job.pair.target.abi.triple) + list(QUIET) + warnings
-    tu, errors = parse(str(job.path), job.pair.target.abi, flags, job.sysroot, job.text, bodies=True)
+    target = job.pair.target.abi
+    tu, errors = parse(
+        str(job.path), target, flags, job.sysroot, job.text, bodies=True, build_machine=True, preprocessor_record=True
+    )
     path = shown_path(str(job.path))
     if tu is None:
         return Scanned(errors=errors, incomplete=Incomplete(path, errors[0].message if errors else "not parsed"))
@@ -80,25 +90,49 @@ def scan_unit(job: ScanJob) -> Scanned:
         incomplete = _stopped(ci, tu, path, fatal, [c.rule for c in skipped])
     source = job.pair.source.abi
     home_flags = [*_flags(job.flags, source.triple), "-w"]
-    home = Home(ci, job.pair, lambda: parse(str(job.path), source, home_flags, job.sysroot, job.text, bodies=True)[0])
-    unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu))
+    home = Home(
+        ci,
+        job.pair,
+        lambda: parse(str(job.path), source, home_flags, job.sysroot, job.text, bodies=True, build_machine=True)[0],
+    )
+    unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu), lost_headers=fatal is not None)
     # The text parsed, not the disk's (they differ while --fix checks a fix), for what rules read of it.
     unit.notes[("lines", str(job.path))] = job.text.encode("utf-8", "surrogatepass").decode("latin-1").splitlines()
-    claimed = _diagnostics(unit, checks)
-    errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
+    checks = [c for c in checks if c.applies is None or c.applies(unit)]
     try:
+        # the walk first: it knows every node's parent, which the diagnostics' rules then ask
         _scan(unit, [c for c in checks if not c.at_home])
+        claimed = _diagnostics(unit, checks)
+        errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
         at_home = [c for c in checks if c.at_home]
         if at_home and ARCH_SPECIFIC.search(job.text) and home.tu() is not None:
             home_unit = Unit(ci, home.tu(), job.pair, home, tops=own_declarations(home.tu()))
             _scan(home_unit, at_home)
             unit.findings += [f for f in home_unit.findings if f not in unit.findings]
+            for finding, (macro, uses) in home_unit.expansions.items():
+                unit.expansions.setdefault(finding, (macro, set()))[1].update(uses)
     except Exception as err:  # a rule tripped over this file's AST: say so, keep what was found
         reason = f"portkit's rules failed here ({type(err).__name__}: {err})"
         errors.append(Problem(str(job.path), 0, reason))
         incomplete = incomplete or Incomplete(path, reason)
-    included = inclusions(ci, tu) + (inclusions(ci, home.tu()) if home.parsed() and home.tu() is not None else [])
-    return Scanned(unit.findings, errors, True, incomplete, included)
+    if incomplete is None and any(not IMPLICIT_MESSAGE.match(e.message) for e in errors):
+        # clang went on past an error, but what it could not read is not checked
+        first = next(e for e in errors if not IMPLICIT_MESSAGE.match(e.message))
+        incomplete = Incomplete(path, first.message, first.line if shown_path(first.file) == path else 0)
+    included = unit.inclusions() + (inclusions(ci, home.tu()) if home.parsed() and home.tu() is not None else [])
+    return Scanned(
+        unit.findings, errors, True, incomplete, unit.expansions, _build_machine_headers(unit, job), included
+    )
+
+
+def _build_machine_headers(unit: Unit, job: ScanJob) -> list[str]:
+    """The headers this unit took from the build machine's own directories."""
+    cxx = str(job.path).endswith((".cpp", ".cc", ".cxx", ".c++", ".C", ".hpp", ".hh", ".hxx"))
+    roots = build_machine_includes(job.pair.target.abi, job.sysroot, cxx)
+    if not roots:
+        return []
+    prefixes = tuple(root.rstrip("/") + "/" for root in roots)
+    return sorted({i.header for i in unit.inclusions() if os.path.normpath(i.header).startswith(prefixes)})
 
 
 def _stopped(ci, tu, path: str, fatal: Problem, skipped: Sequence[Rule]) -> Incomplete:
@@ -165,38 +199,30 @@ def _diagnostics(unit: Unit, checks: Sequence[Check]) -> set[tuple[str, int, str
 
 
 def walk(unit: Unit, checks: Sequence[Check]) -> None:
-    """Every node of the project's own declarations, once, to the rules that asked."""
+    """Every node of the project's own declarations the rules asked for, once,
+    to the rules that asked: nodes by kind (binary and compound operators by
+    operator), implicit conversions by the kinds of types they convert
+    between. cparse.walk finds them in C; the unit keeps it for the parents."""
     ci = unit.ci
-    table: dict[int, list] = {}
+    table: dict[int, list] = {}  # kind -> (handler, the operators it is about, None: all)
+    operators: set[str] | None = set()
     for check in checks:
         for name, handler in check.nodes.items():
-            table.setdefault(getattr(ci.CursorKind, name).value, []).append(handler)
+            wanted = check.operators.get(name) if name in OPERATOR_KINDS else None
+            table.setdefault(getattr(ci.CursorKind, name).value, []).append((handler, wanted))
+            if name in OPERATOR_KINDS:
+                operators = None if operators is None or wanted is None else operators | wanted
     conversions = [c.conversions for c in checks if c.conversions is not None]
-    implicit = ci.CursorKind.UNEXPOSED_EXPR.value
-    interesting = _interesting_conversions(unit)
-    tu = unit.tu
-    failure: list[BaseException] = []
-
-    def visit(cursor, parent, _data) -> int:
-        try:
-            cursor._tu = parent._tu = tu  # the bindings expect it on every cursor they are given
-            handlers = table.get(cursor._kind_id)
-            if handlers:
-                for handler in handlers:
-                    handler(unit, cursor, parent)
-            if conversions and parent._kind_id == implicit and EXPRESSIONS[0] <= cursor._kind_id < EXPRESSIONS[1]:
-                _conversion(unit, cursor, parent, conversions, interesting)
-        except BaseException as err:  # a ctypes callback must not raise: stop and re-raise below
-            failure.append(err)
-            return BREAK
-        return RECURSE
-
-    callback = ci.callbacks["cursor_visit"](visit)
-    for top in unit.tops:
-        visit(top, tu.cursor, None)
-        ci.conf.lib.clang_visitChildren(top, callback, None)
-        if failure:
-            raise failure[0]
+    interesting = _interesting_conversions(unit) if conversions else {}
+    walked = cwalk(ci, unit.tu, unit.tops, table, operators, interesting)
+    unit.walks.insert(0, walked)
+    for tag, node, parent, operator in walked.selected:
+        if tag & KIND:
+            for handler, wanted in table[node._kind_id]:
+                if wanted is None or operator in wanted:
+                    handler(unit, node, parent)
+        if tag & CONVERSION:
+            _conversion(unit, node, parent, conversions)
 
 
 def _interesting_conversions(unit: Unit) -> dict[int, frozenset[int]]:
@@ -228,22 +254,17 @@ def _interesting_conversions(unit: Unit) -> dict[int, frozenset[int]]:
 
 def own_declarations(tu) -> list:
     """The top-level declarations of the project's own files, not of system headers."""
+    in_system_header = quick(cindex()).in_system_header
     own = []
-    for top in tu.cursor.get_children():
-        location = top.location
-        if not location.is_in_system_header and location.file is not None:  # the cheaper question first
+    for top in children(cindex(), tu.cursor):
+        if top._kind_id >= PREPROCESSING:
+            continue  # the preprocessor's record: macros' definitions and uses, #includes
+        if not in_system_header(top) and top.location.file is not None:  # the cheaper question first
             own.append(top)
     return own
 
 
-def _conversion(unit: Unit, value, result, checks: list, interesting: dict[int, frozenset[int]]) -> None:
-    result_type = result.type
-    values = interesting.get(result_type.get_canonical()._kind_id)
-    if values is None:
-        return
-    value_type = value.type
-    if value_type.get_canonical()._kind_id not in values:
-        return
-    conversion = Conversion(value, result, unit.width(value_type), unit.width(result_type))
+def _conversion(unit: Unit, value, result, checks: list) -> None:
+    conversion = Conversion(value, result, unit.width(value.type), unit.width(result.type))
     for check in checks:
         check(unit, conversion)

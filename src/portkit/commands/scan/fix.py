@@ -349,7 +349,7 @@ class Planner:
         sized = SIZED_CALLS.get(self.unit.callee_name(call))
         if sized is None:
             raise CannotFix("no allocation or copy around the size")
-        pointer_index = sized[1]
+        pointer_index = sized[1][0]  # the destination (the first pointer named), or -1: the result
         if pointer_index >= 0:
             pointer = self.unit.strip(self.unit.arguments(call)[pointer_index])
             words = self._text(pointer.extent)

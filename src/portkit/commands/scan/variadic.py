@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from portkit.commands.scan.expressions import is_va_arg
-from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.unit import Unit, identity
 from portkit.commands.scan.widths import Width
 
 LOOPS = ("FOR_STMT", "WHILE_STMT", "DO_STMT")
@@ -30,13 +30,45 @@ class Variadic:
     passed: list[tuple[Read, object]] = field(default_factory=list)  # (the read, an argument it receives)
 
 
+@dataclass(frozen=True)
+class Callee:
+    """What the variadic rules ask of a called function, asked once per function."""
+
+    variadic: bool
+    system: bool  # declared in a system header
+    sentinel: bool  # __attribute__((sentinel)): its list ends with a null pointer
+
+
+def callee_facts(unit: Unit, function) -> Callee:
+    key = ("callee facts", *identity(function))
+    facts = unit.notes.get(key)
+    if facts is None:
+        t = function.type
+        variadic = t.kind == unit.ci.TypeKind.FUNCTIONPROTO and t.is_function_variadic()
+        sentinel = variadic and _declares_sentinel(function)
+        facts = unit.notes[key] = Callee(variadic, function.location.is_in_system_header, sentinel)
+    return facts
+
+
+def _declares_sentinel(function) -> bool:
+    """__attribute__((sentinel)) among the tokens before the body (a
+    definition's body can be thousands of tokens: they are not read)."""
+    for token in function.get_tokens():
+        spelling = token.spelling
+        if spelling == "{":
+            return False
+        if "sentinel" in spelling:
+            return True
+    return False
+
+
 def note_call(unit: Unit, call, _parent=None) -> None:
     """Remembers a call to one of the project's variadic functions (several rules note the same call: once)."""
     callee = unit.callee(call)
-    if callee is None or callee.location.is_in_system_header:
+    if callee is None:
         return
-    t = callee.type
-    if t.kind == unit.ci.TypeKind.FUNCTIONPROTO and t.is_function_variadic():
+    facts = callee_facts(unit, callee)
+    if facts.variadic and not facts.system:
         calls = unit.notes.setdefault("variadic calls", {})
         calls.setdefault((call.location.line, call.location.column, call.spelling), call)
 

@@ -45,6 +45,14 @@ int file_size(FILE *f)
 
 unsigned int table_bytes(int count)
 {
+    /* an int count: the product's low 32 bits, all that is kept, are the same in both models */
+    unsigned int bytes = count * sizeof(struct rec); /* ok: PK301 */
+
+    return bytes;
+}
+
+unsigned int table_bytes_of(size_t count)
+{
     unsigned int bytes = count * sizeof(struct rec); /* want: PK301 */
 
     return bytes;
@@ -59,7 +67,15 @@ int room_left(size_t used)
 
 int drain(int fd, char *buf, int cap)
 {
-    int got = read(fd, buf, cap); /* want: PK301 */
+    /* read() returns at most the int it was asked for: nothing is dropped */
+    int got = read(fd, buf, cap); /* ok: PK301 */
+
+    return got;
+}
+
+int drain_all(int fd, char *buf, size_t size)
+{
+    int got = read(fd, buf, size); /* want: PK301 */
 
     return got;
 }

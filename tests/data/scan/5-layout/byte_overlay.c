@@ -2,13 +2,13 @@
  * wire, and a pointer overlaid with the 32-bit id a peer echoes back. */
 #include <stdio.h>
 
-union word_bytes { /* want: PK502 */
-    unsigned long word;
+union word_bytes {
+    unsigned long word; /* want: PK502 */
     unsigned char bytes[4];
 };
 
-union handle { /* want: PK502 */
-    void *ptr;
+union handle {
+    void *ptr; /* want: PK502 */
     unsigned int id;
 };
 

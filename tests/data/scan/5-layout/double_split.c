@@ -3,9 +3,9 @@
  * first). */
 #include <stdio.h>
 
-typedef union { /* want: PK502 */
+typedef union {
     double d;
-    long l[2];
+    long l[2]; /* want: PK502 */
 } long_union_t;
 
 static double make_double(long hi, long lo)

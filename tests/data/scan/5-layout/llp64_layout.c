@@ -4,9 +4,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-union tagged { /* want: PK502 */
+union tagged {
     long value;
-    void *ptr;
+    void *ptr; /* want: PK502 */
 };
 
 typedef union { /* ok: PK502 */

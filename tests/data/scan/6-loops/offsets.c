@@ -1,6 +1,9 @@
 /* Offsets into storage computed in int before they reach a type that is 64
  * bits on LP64. Where the target type was 64 bits on ILP32 already, the
- * overflow is the same bug on both sides, not a porting one. */
+ * overflow is the same bug on both sides, not a porting one; so it is where
+ * the destination is signed (long, off_t): an int product that overflowed is
+ * the same negative number in a 32-bit long and in a 64-bit one. Only an
+ * unsigned destination (size_t) turns it into another value on LP64. */
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -10,12 +13,12 @@
 
 off_t block_offset(int block)
 {
-    return block * BLOCK_SIZE; /* want: PK602 */
+    return block * BLOCK_SIZE; /* ok: PK602 */
 }
 
 long sector_bytes(int sectors)
 {
-    long bytes = sectors * SECTOR; /* want: PK602 */
+    long bytes = sectors * SECTOR; /* ok: PK602 */
 
     return bytes;
 }

@@ -16,9 +16,9 @@ struct bar {
     char*  p;
 };
 
-typedef union { /* want: PK502 */
+typedef union {
     double  d;
-    long    l[2];
+    long    l[2]; /* want: PK502 */
 } long_union_t;
 
 static void sizes(void)

@@ -6,6 +6,7 @@ from portkit.commands.scan.check import Check
 from portkit.commands.scan.expressions import CASTS
 from portkit.commands.scan.messages import diagnostic_location, quoted_types
 from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.values import low_bits_only
 from portkit.commands.scan.widths import Width, loses_bits_only_on_target
 from portkit.findings.model import Rule, Severity
 
@@ -18,7 +19,11 @@ RULE = Rule(
     why=(
         "On ILP32 an int, a long and a pointer are all 32 bits, so code could keep an address in an int. "
         "On LP64 (AArch64) a pointer is 64 bits and int stays 32: the cast keeps the low half and the "
-        "address is lost as soon as memory lies above 4 GiB. On LLP64 (Win64) the same holds for long."
+        "address is lost as soon as memory lies above 4 GiB. On LLP64 (Win64) the same holds for long. "
+        "Not reported: a test of the low bits only, (uint32_t)(uintptr_t)p & 3, which alignment checks are; "
+        "and an int taken back out of a pointer in two written steps through intptr_t, uintptr_t or "
+        "ptrdiff_t, (int)(intptr_t)context: the way C code says the pointer carries an integer (a file "
+        "descriptor handed to a callback), not an address. (int)(long)p is still reported."
     ),
     wrong="int addr;\naddr = (int) a;\np = (int *) addr;",
     right="#include <stdint.h>\nintptr_t addr;\naddr = (intptr_t) a;\np = (int *) addr;",
@@ -49,8 +54,26 @@ def on_cast(unit: Unit, cast, _parent) -> None:
     if not into.integer:
         return
     pointer = pointer_behind(unit, unit.children(cast)[-1])
-    if pointer is not None and loses_bits_only_on_target(pointer, into):
-        unit.report(RULE, cast, _message(unit, pointer, into, "cast to"))
+    if pointer is None or not loses_bits_only_on_target(pointer, into):
+        return
+    if low_bits_only(unit, cast, 8 * into.target):
+        return  # an alignment test, (uint32_t)(size_t)p & 3: the low bits are the same in both models
+    if _integer_carried(unit, unit.children(cast)[-1]):
+        return
+    unit.report(RULE, cast, _message(unit, pointer, into, "cast to"), anchor=cast)
+
+
+INTEGER_CARRIERS = frozenset({"intptr_t", "uintptr_t", "ptrdiff_t"})
+
+
+def _integer_carried(unit: Unit, operand) -> bool:
+    """(int)(intptr_t)p: the operand is a written cast of the pointer to a
+    pointer-sized integer typedef, the idiom for an integer kept in a pointer."""
+    inner = unit.strip(operand)
+    if inner.kind.name != "CSTYLE_CAST_EXPR":
+        return False
+    spelled = inner.type.spelling.removeprefix("const ").strip()
+    return spelled in INTEGER_CARRIERS and unit.width_of(unit.strip(unit.children(inner)[-1])).kind == "pointer"
 
 
 def on_int_conversion(unit: Unit, diag) -> None:

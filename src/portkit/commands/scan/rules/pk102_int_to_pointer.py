@@ -5,6 +5,7 @@ from __future__ import annotations
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.expressions import CASTS, is_implicit_call, is_va_arg
 from portkit.commands.scan.unit import Conversion, Unit
+from portkit.commands.scan.values import consumer
 from portkit.commands.scan.widths import Width, narrower_than_pointer
 from portkit.findings.model import Rule, Severity
 
@@ -33,7 +34,7 @@ def on_cast(unit: Unit, cast, _parent) -> None:
     integer = unit.width_of(operand)
     if not narrower_than_pointer(integer, pointer) or _harmless_constant(unit, operand) or is_va_arg(unit, operand):
         return
-    unit.report(RULE, cast, _message(unit, integer, pointer))
+    unit.report(RULE, cast, _message(unit, integer, pointer), anchor=cast)
 
 
 def on_conversion(unit: Unit, conversion: Conversion) -> None:
@@ -43,7 +44,8 @@ def on_conversion(unit: Unit, conversion: Conversion) -> None:
         return
     if is_implicit_call(unit, conversion.value):
         return  # PK701 says why
-    unit.report(RULE, conversion.value, _message(unit, conversion.before, conversion.after))
+    message = _message(unit, conversion.before, conversion.after)
+    unit.report(RULE, conversion.value, message, anchor=lambda: consumer(unit, conversion.result))
 
 
 def _harmless_constant(unit: Unit, cursor) -> bool:

@@ -16,7 +16,9 @@ RULE = Rule(
         "long, size_t, ssize_t, ptrdiff_t, off_t and pointer differences are 32 bits on ILP32 and 64 "
         "on LP64. Results of strlen, sizeof, strtol, ftell, lseek or read stored in an int were whole "
         "at home; on the target the upper half is dropped without a word, and a length, an offset "
-        "or an error code becomes another number."
+        "or an error code becomes another number. Not reported: a narrowing that gives the same value in both "
+        "models: 32-bit values through 64-bit arithmetic and back ((int)(n * sizeof x) of an int n keeps the "
+        "same low 32 bits), or a value bounded by what went into it (read(fd, buf, 512), a constant)."
     ),
     wrong="int len = strlen(name);\nint pos = ftell(fp);\nint d = end - start;",
     right="size_t len = strlen(name);\nlong pos = ftell(fp);\nptrdiff_t d = end - start;",

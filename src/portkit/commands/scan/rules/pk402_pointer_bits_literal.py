@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Unit
 from portkit.findings.model import Rule, Severity
@@ -54,7 +56,7 @@ def on_shift(unit: Unit, node, _parent) -> None:
         return
     literal = _literal_32(unit, children[1])
     if literal is not None:
-        unit.report(RULE, literal, _message(unit, children[0]))
+        unit.report(RULE, literal, _message(unit, children[0]), anchor=node)
 
 
 def on_bounded(unit: Unit, node, _parent) -> None:
@@ -106,8 +108,13 @@ def _message(unit: Unit, operand) -> str:
     return f"32 taken as the bits of {value.describe(pair)}: it has {8 * value.target} on {pair.target.label}"
 
 
+# A file that never writes 31 or 32 has no such literal to find.
+WRITTEN = re.compile(r"\b3[12]\b")
+
 CHECK = Check(
     RULE,
+    applies=lambda unit: unit.mentions(WRITTEN),
+    operators={"BINARY_OPERATOR": frozenset({"<<", ">>"}), "COMPOUND_ASSIGNMENT_OPERATOR": frozenset({"<<=", ">>="})},
     nodes={
         "BINARY_OPERATOR": on_shift,
         "COMPOUND_ASSIGNMENT_OPERATOR": on_shift,

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.values import fits, narrowed_back, value_range
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -17,7 +20,10 @@ RULE = Rule(
         "These constants are the maximum, the minimum and all bits of a 32-bit value. As masks and "
         'comparisons on a long they meant "all of it" on ILP32; on LP64 the mask clears the upper '
         "32 bits, 0x80000000 is no longer the sign bit, and a long that holds -1 is not equal to "
-        "0xFFFFFFFF, so error checks stop firing."
+        "0xFFFFFFFF, so error checks stop firing. Not reported, as 32 bits meant in every model: x & "
+        "0xFFFFFFFF and x ^ 0xFFFFFFFF (a CRC-32's complement), a result converted back to 32 bits, a "
+        "comparison of a value that came from 32 bits (a header's size field), and 0x7FFFFFFF given to an "
+        "unsigned value, where it is no limit of the type but a format's own (a 2^31-1 length limit)."
     ),
     wrong="long v;\nif (v == 0xFFFFFFFF) return -1;\nv &= 0x7FFFFFFF;",
     right="long v;\nif (v == -1) return -1;\nv &= LONG_MAX;   /* or a fixed-width type for a 32-bit field */",
@@ -54,36 +60,52 @@ def _grows(value) -> bool:
     return value.grows and value.source == 4 and (value.integer or value.kind == "pointer")
 
 
-def _report(unit: Unit, node, limit: int, value) -> None:
+def _report(unit: Unit, node, limit: int, value, anchor=None) -> None:
     pair = unit.pair
     message = (
         f"{MAGIC[limit]} is a 32-bit limit, applied to {value.describe(pair)}: "
         f"on {pair.target.label} it covers only the lower half"
     )
-    unit.report(RULE, unit.strip(node), message)
+    unit.report(RULE, unit.strip(node), message, anchor=anchor)
 
 
 # Masks, equality and assignment: a relational comparison (n > 0x7FFFFFFF) is
 # usually the range check before a narrowing, which is right.
-OPERATORS = frozenset({"&", "|", "^", "==", "!=", "=", "&=", "|=", "^="})
+BINARY = frozenset({"&", "|", "^", "==", "!=", "="})
+COMPOUND = frozenset({"&=", "|=", "^="})
+OPERATORS = BINARY | COMPOUND
 
 
 def on_binary(unit: Unit, node, _parent) -> None:
-    if unit.binary_operator(node) not in OPERATORS:
+    operator = unit.binary_operator(node)
+    if operator not in OPERATORS:
         return
     children = unit.children(node)
     if len(children) != 2:
         return
-    operator = unit.binary_operator(node)
     for constant, other in ((children[1], children[0]), (children[0], children[1])):
         limit = magic(unit, constant)
-        if limit == 0xFFFFFFFF and operator in ("&", "&="):
-            return  # a no-op at home: written on purpose to keep 32 bits (crc & 0xffffffff)
-        if limit is not None:
-            value = unit.width_of(unit.strip(other))
-            if _grows(value):
-                _report(unit, constant, limit, value)
-            return
+        if limit is None:
+            continue
+        value = unit.width_of(unit.strip(other))
+        if _grows(value) and not _meant_32_bits(unit, node, operator, limit, other, value):
+            _report(unit, constant, limit, value, anchor=node)
+        return
+
+
+def _meant_32_bits(unit: Unit, node, operator: str, limit: int, other, value) -> bool:
+    """Where the constant is a 32-bit quantity on purpose, the same in both models."""
+    if limit == 0xFFFFFFFF and operator in ("&", "&=", "^", "^="):
+        # & is a no-op at home, ^ the complement of the low 32 bits (~x at
+        # home would say "all of it"): written to keep 32 bits (a CRC-32)
+        return True
+    if operator in ("&", "|", "^") and narrowed_back(unit, node):
+        return True  # the upper half is dropped again: the low 32 bits are the same in both
+    if operator in ("==", "!=") and fits(value_range(unit, other), "unsigned", 4):
+        return True  # a value that came from 32 bits (a header's size field) equals the limit in both or neither
+    # 0x7FFFFFFF is no limit of an unsigned type at home: a format's own
+    # (a 2^31-1 length limit), the same number in both models
+    return limit == 0x7FFFFFFF and value.kind == "unsigned" and operator in ("==", "!=", "=")
 
 
 def on_variable(unit: Unit, variable, _parent) -> None:
@@ -93,11 +115,22 @@ def on_variable(unit: Unit, variable, _parent) -> None:
         return
     children = unit.children(variable)
     limit = magic(unit, children[-1]) if children else None
-    if limit is not None:
+    if limit is not None and not (limit == 0x7FFFFFFF and value.kind == "unsigned"):
         _report(unit, children[-1], limit, value)
 
 
+# How the limits are written: in hex (leading zeros, any case, suffixes), in
+# decimal, or as a cast of -1 or ~0 ((unsigned)-1); a file that writes none of
+# them (in its own text or its project's headers) has none to find.
+WRITTEN = re.compile(
+    r"0[xX]0*(?:7[fF]{7}|80{7}|[fF]{8})(?![0-9a-fA-F])"  # hex
+    r"|\b(?:214748364[78]|4294967295)\b"  # decimal
+    r"|\)\s*(?:-\s*1|~\s*0)\b"  # (unsigned)-1
+)
+
 CHECK = Check(
     RULE,
+    applies=lambda unit: unit.mentions(WRITTEN),
     nodes={"BINARY_OPERATOR": on_binary, "COMPOUND_ASSIGNMENT_OPERATOR": on_binary, "VAR_DECL": on_variable},
+    operators={"BINARY_OPERATOR": BINARY, "COMPOUND_ASSIGNMENT_OPERATOR": COMPOUND},
 )

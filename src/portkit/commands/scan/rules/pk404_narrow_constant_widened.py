@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Conversion, Unit
+from portkit.commands.scan.values import consumer
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -44,7 +45,7 @@ def on_conversion(unit: Unit, conversion: Conversion) -> None:
         return
     pair = unit.pair
     message = f"{what} widened into {after.describe(pair)}: its upper 32 bits stay 0 on {pair.target.label}"
-    unit.report(RULE, node, message)
+    unit.report(RULE, node, message, anchor=lambda: consumer(unit, conversion.result))
 
 
 CHECK = Check(RULE, conversions=on_conversion)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Conversion, Unit
+from portkit.commands.scan.values import consumer, fits, narrowed_back, value_range
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -11,12 +12,16 @@ RULE = Rule(
     name="overflow-before-widening",
     severity=Severity.WARNING,
     family="Loops and arithmetic",
-    summary="A product or shift computed in 32-bit int and only then widened to a type that is 64-bit on the target.",
+    summary="A product or shift computed in 32-bit int and only then widened to an unsigned type that is 64-bit "
+    "on the target.",
     why=(
         "size_t sz = w * h * 4 multiplies in int and converts the result. On ILP32 a product between "
         "2^31 and 2^32 wrapped to a negative int and came back whole in the 32-bit size_t. On LP64 "
         "the negative int is sign-extended: sz becomes about 2^64, and the allocation fails or a "
-        "later size check passes wrongly. (The overflow itself is undefined behaviour in both.)"
+        "later size check passes wrongly. (The overflow itself is undefined behaviour in both.) "
+        "Not reported: a signed destination (long, off_t), which holds the same negative number in "
+        "both models; operands too small to reach 2^31 (bytes, shorts, small constants); and a "
+        "result converted straight back to 32 bits, which drops the sign extension again."
     ),
     wrong="size_t sz = width * height * 4;   /* int width, height */",
     right="size_t sz = (size_t)width * height * 4;",
@@ -32,10 +37,12 @@ LARGE_SCALE = 256
 def on_conversion(unit: Unit, conversion: Conversion) -> None:
     before, after = conversion.before, conversion.after
     if (
-        not (before.kind == "signed" and after.integer and after.grows and before.known)
+        not (before.kind == "signed" and after.kind == "unsigned" and after.grows and before.known)
         or after.source != before.source
     ):
-        return  # unsigned int arithmetic wraps at 2^32 at home and on the target alike
+        # unsigned int arithmetic wraps at 2^32 at home and on the target
+        # alike; a signed destination keeps the negative int's value in both
+        return
     if before.target >= after.target:
         return
     node = unit.strip(conversion.value)
@@ -47,12 +54,16 @@ def on_conversion(unit: Unit, conversion: Conversion) -> None:
         return  # one variable scaled by a small constant: far from 2^31 in practice
     if not _has_product(unit, node):
         return  # a sum of int values gets near 2^31 only with a product inside
+    if fits(value_range(unit, node), "signed", before.target):
+        return  # built from bytes and small constants (b[0] * 256 + b[1]): it never reaches 2^31
+    if narrowed_back(unit, conversion.result, 8 * before.target):
+        return  # BZALLOC(n * 100000 * sizeof(short)) into an int parameter: the sign extension is dropped again
     pair = unit.pair
     message = (
         f"computed in {before.describe(pair)}, then widened to {after.describe(pair)}: a result between "
         f"2^31 and 2^32 was whole at home but comes out negative, sign-extended, on {pair.target.label}"
     )
-    unit.report(RULE, node, message)
+    unit.report(RULE, node, message, anchor=lambda: consumer(unit, conversion.result))
 
 
 def _scale(unit: Unit, node) -> int:

@@ -39,7 +39,7 @@ def on_conversion(unit: Unit, conversion: Conversion) -> None:
         f"'{call.spelling}' has no declaration, so its result is an int, used as {after.describe(pair)}: "
         f"on {pair.target.label} the upper 32 bits of the returned value are lost"
     )
-    unit.report(RULE, call, message)
+    unit.report(RULE, call, message, anchor=call)
 
 
 def on_call(unit: Unit, call, _parent) -> None:
@@ -54,7 +54,7 @@ def on_call(unit: Unit, call, _parent) -> None:
             f"'{call.spelling}' is called without its header: C89 takes its result for an int, but it returns "
             f"{result.describe(pair)}, whose upper bits are lost on {pair.target.label}"
         )
-        unit.report(RULE, call, message)
+        unit.report(RULE, call, message, anchor=call)
 
 
 def on_diagnostic(unit: Unit, diag) -> None:
@@ -62,8 +62,16 @@ def on_diagnostic(unit: Unit, diag) -> None:
     which on_call and on_conversion do at each call (clang says it once)."""
 
 
+def implicit_declarations(unit: Unit) -> bool:
+    """clang declared a function on the spot somewhere in the unit (it says so, in C and C++)."""
+    return any(diag.option == OPTION for diag in unit.tu.diagnostics)
+
+
+OPTION = "-Wimplicit-function-declaration"
+
 CHECK = Check(
     RULE,
+    applies=implicit_declarations,
     nodes={"CALL_EXPR": on_call},
     diagnostics={"-Wimplicit-function-declaration": on_diagnostic},
     conversions=on_conversion,

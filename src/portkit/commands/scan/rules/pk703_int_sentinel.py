@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Unit
-from portkit.commands.scan.variadic import note_call, variadic_use
+from portkit.commands.scan.variadic import callee_facts, note_call, variadic_use
 from portkit.commands.scan.widths import Width, narrower_than_pointer
 from portkit.findings.model import Rule, Severity
 
@@ -32,9 +32,9 @@ SENTINELS = {"execl": 1, "execlp": 1, "execle": 2}
 def on_call(unit: Unit, call, _parent) -> None:
     note_call(unit, call)
     callee = unit.callee(call)
-    if callee is None:
+    if callee is None or not callee_facts(unit, callee).variadic:
         return
-    from_end = SENTINELS.get(callee.spelling) or (1 if _declares_sentinel(unit, callee) else 0)
+    from_end = SENTINELS.get(callee.spelling) or (1 if callee_facts(unit, callee).sentinel else 0)
     arguments = unit.arguments(call)
     if not from_end or len(arguments) < from_end:
         return
@@ -48,13 +48,6 @@ def on_call(unit: Unit, call, _parent) -> None:
             f"{pointer.target} bytes are read on {pair.target.label}"
         )
         unit.report(RULE, sentinel, message)
-
-
-def _declares_sentinel(unit: Unit, function) -> bool:
-    """__attribute__((sentinel)) on a variadic function's declaration."""
-    if function.type.kind != unit.ci.TypeKind.FUNCTIONPROTO or not function.type.is_function_variadic():
-        return False
-    return any("sentinel" in token.spelling for token in function.get_tokens())
 
 
 def against_readers(unit: Unit) -> None:

@@ -28,7 +28,8 @@ def on_asm(unit: Unit, node, _parent) -> None:
     strings = [t.spelling for t in node.get_tokens() if t.kind.name == "LITERAL" and t.spelling.startswith('"')]
     if strings and all(s == '""' for s in strings[:1]):
         return  # asm("" ::: "memory"): a compiler barrier, no instruction
-    unit.report(RULE, node, f"inline assembly: rewrite it for {unit.pair.target.abi.name} or replace it with a builtin")
+    message = f"inline assembly: rewrite it for {unit.pair.target.abi.name} or replace it with a builtin"
+    unit.report(RULE, node, message, anchor=node)
 
 
 CHECK = Check(RULE, nodes={"ASM_STMT": on_asm, "MS_ASM_STMT": on_asm}, at_home=True)

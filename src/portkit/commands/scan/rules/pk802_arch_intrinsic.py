@@ -50,9 +50,8 @@ def on_call(unit: Unit, call, _parent) -> None:
         return  # one finding a line: an intrinsic macro expands into builtins on the same line
     lines.add(line)
     where = "a target builtin" if builtin else f"from <{base}>"
-    unit.report(
-        RULE, call, f"'{name}' ({where}) is specific to one architecture: check it on {unit.pair.target.abi.name}"
-    )
+    message = f"'{name}' ({where}) is specific to one architecture: check it on {unit.pair.target.abi.name}"
+    unit.report(RULE, call, message, anchor=call)
 
 
 def on_includes(unit: Unit) -> None:

@@ -1,0 +1,531 @@
+/* portkit._clangwalk: one walk over a translation unit's declarations, in C,
+ * for `portkit scan` (src/portkit/cparse/walk.py wraps it).
+ *
+ * Python reaches libclang through ctypes at a few microseconds a call, and a
+ * scan's walk meets every node of a file (a quarter of a million in expat's
+ * xmlparse.c) to keep a few thousand: the walk alone took as long as clang's
+ * parse. Here the walk and its filters run at libclang's own speed. What is
+ * kept: the nodes of the kinds the rules asked for (binary and compound
+ * operators by their operator), the implicit conversions between the type
+ * kinds they asked for, and every node's parent, for the rules that look up
+ * from where they stand (what becomes of a value).
+ *
+ *   walk(library, tu, tops, kinds, operators, conversions) -> Walk
+ *     library      the path of the libclang the process has loaded (its
+ *                  functions are looked up there, not loaded again)
+ *     tu           the translation unit's cursor (the bytes of a CXCursor)
+ *     tops         the top-level declarations to walk, CXCursors one after another
+ *     kinds        one byte per CXCursorKind below KINDS: 1 = wanted
+ *     operators    one byte per CXBinaryOperatorKind below OPERATORS: the
+ *                  binary and compound operators wanted of those kinds
+ *     conversions  CONVERSIONS*CONVERSIONS bytes, [result * CONVERSIONS + value]
+ *                  by canonical CXTypeKind: 1 = an implicit conversion wanted
+ *   Walk.selected() -> (nodes, parents, tags, operators)   bytes: the kept
+ *                  nodes' cursors, their parents' cursors, one tag byte each
+ *                  (TAG_KIND: its kind was asked for, TAG_CONVERSION: the
+ *                  value of an implicit conversion asked for, whose cursor
+ *                  is its parent), one CXBinaryOperatorKind byte each (0: none)
+ *   Walk.parent(cursor) -> bytes | None          a walked node's parent
+ *   children(library, cursor) -> bytes            a node's children, CXCursors one after another
+ *
+ * Nodes are told apart as Python's scan does (unit.identity): an expression
+ * or statement by its kind and clang node (data[1]), anything else by all of
+ * its words, since libclang leaves data[0] out on some ways down to a node.
+ * Limited C API (stable ABI of Python 3.11). */
+#define Py_LIMITED_API 0x030B0000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KINDS 1024
+#define OPERATORS 64
+#define CONVERSIONS 256
+#define IMPLICIT 100 /* CXCursor_UnexposedExpr: how an implicit conversion shows */
+#define FIRST_EXPR 100
+#define FIRST_STMT_END 300 /* expressions and statements: known by their clang node */
+#define EXPR_END 200
+#define BINARY_OPERATOR 114
+#define COMPOUND_ASSIGNMENT 115
+#define TAG_KIND 1
+#define TAG_CONVERSION 2
+
+/* libclang's types, as its C API has them since LLVM 3 (clang-c/Index.h). */
+typedef struct {
+    int kind;
+    int xdata;
+    const void *data[3];
+} Cursor;
+typedef struct {
+    int kind;
+    void *data[2];
+} Type;
+typedef int (*Visitor)(Cursor, Cursor, void *);
+
+static struct {
+    int ready;
+    unsigned (*visit_children)(Cursor, Visitor, void *);
+    Type (*cursor_type)(Cursor);
+    Type (*canonical_type)(Type);
+    int (*binary_operator_kind)(Cursor);
+} clang;
+
+static int load(const char *library)
+{
+    if (clang.ready)
+        return 0;
+    void *handle = dlopen(library, RTLD_NOW | RTLD_NOLOAD);
+    if (!handle)
+        handle = dlopen(library, RTLD_NOW);
+    if (!handle) {
+        PyErr_Format(PyExc_OSError, "cannot open libclang %s: %s", library, dlerror());
+        return -1;
+    }
+    *(void **)&clang.visit_children = dlsym(handle, "clang_visitChildren");
+    *(void **)&clang.cursor_type = dlsym(handle, "clang_getCursorType");
+    *(void **)&clang.canonical_type = dlsym(handle, "clang_getCanonicalType");
+    *(void **)&clang.binary_operator_kind = dlsym(handle, "clang_getCursorBinaryOperatorKind");
+    if (!clang.visit_children || !clang.cursor_type || !clang.canonical_type || !clang.binary_operator_kind) {
+        PyErr_Format(PyExc_OSError, "libclang %s lacks a function the walk needs", library);
+        return -1;
+    }
+    clang.ready = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ nodes */
+
+typedef struct {
+    Cursor *cursors;
+    int32_t *parents; /* index of each node's parent, -1 for the translation unit's */
+    size_t count, capacity;
+    int32_t *table; /* open addressing: node index + 1, 0 empty */
+    size_t slots;   /* a power of two */
+    int32_t *kept;  /* the selected nodes' indexes */
+    uint8_t *tags;
+    uint8_t *operators; /* their CXBinaryOperatorKind, 0 for other kinds */
+    size_t kept_count, kept_capacity;
+    int failed; /* out of memory: the walk stops */
+} Nodes;
+
+static int identity_by_node(const Cursor *c)
+{
+    return c->kind >= FIRST_EXPR && c->kind < FIRST_STMT_END;
+}
+
+static uint64_t hash(const Cursor *c)
+{
+    uint64_t h = (uint64_t)(uint32_t)c->kind * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)c->xdata;
+    h ^= (uint64_t)(uintptr_t)c->data[1] * 0xC2B2AE3D27D4EB4Full;
+    if (!identity_by_node(c))
+        h ^= (uint64_t)(uintptr_t)c->data[0] * 0x165667B19E3779F9ull ^ (uint64_t)(uintptr_t)c->data[2];
+    return h ^ (h >> 29);
+}
+
+static int same(const Cursor *a, const Cursor *b)
+{
+    if (a->kind != b->kind || a->xdata != b->xdata || a->data[1] != b->data[1])
+        return 0;
+    return identity_by_node(a) || (a->data[0] == b->data[0] && a->data[2] == b->data[2]);
+}
+
+static int32_t find(const Nodes *n, const Cursor *c)
+{
+    if (!n->slots)
+        return -1;
+    for (size_t i = hash(c) & (n->slots - 1);; i = (i + 1) & (n->slots - 1)) {
+        int32_t at = n->table[i];
+        if (!at)
+            return -1;
+        if (same(&n->cursors[at - 1], c))
+            return at - 1;
+    }
+}
+
+static int rehash(Nodes *n, size_t slots)
+{
+    int32_t *table = calloc(slots, sizeof *table);
+    if (!table)
+        return -1;
+    for (size_t k = 0; k < n->count; k++) {
+        size_t i = hash(&n->cursors[k]) & (slots - 1);
+        while (table[i])
+            i = (i + 1) & (slots - 1);
+        table[i] = (int32_t)k + 1;
+    }
+    free(n->table);
+    n->table = table;
+    n->slots = slots;
+    return 0;
+}
+
+static int32_t add(Nodes *n, const Cursor *c, int32_t parent)
+{
+    if (n->count == n->capacity) {
+        size_t capacity = n->capacity ? 2 * n->capacity : 4096;
+        Cursor *cursors = realloc(n->cursors, capacity * sizeof *cursors);
+        if (!cursors)
+            return -1;
+        n->cursors = cursors;
+        int32_t *parents = realloc(n->parents, capacity * sizeof *parents);
+        if (!parents)
+            return -1;
+        n->parents = parents;
+        n->capacity = capacity;
+    }
+    if (2 * (n->count + 1) > n->slots && rehash(n, n->slots ? 2 * n->slots : 8192) != 0)
+        return -1;
+    size_t at = n->count++;
+    n->cursors[at] = *c;
+    n->parents[at] = parent;
+    size_t i = hash(c) & (n->slots - 1);
+    while (n->table[i])
+        i = (i + 1) & (n->slots - 1);
+    n->table[i] = (int32_t)at + 1;
+    return (int32_t)at;
+}
+
+static int keep(Nodes *n, int32_t index, uint8_t tag, uint8_t operator)
+{
+    if (n->kept_count == n->kept_capacity) {
+        size_t capacity = n->kept_capacity ? 2 * n->kept_capacity : 1024;
+        int32_t *kept = realloc(n->kept, capacity * sizeof *kept);
+        if (!kept)
+            return -1;
+        n->kept = kept;
+        uint8_t *tags = realloc(n->tags, capacity);
+        if (!tags)
+            return -1;
+        n->tags = tags;
+        uint8_t *operators = realloc(n->operators, capacity);
+        if (!operators)
+            return -1;
+        n->operators = operators;
+        n->kept_capacity = capacity;
+    }
+    n->kept[n->kept_count] = index;
+    n->operators[n->kept_count] = operator;
+    n->tags[n->kept_count++] = tag;
+    return 0;
+}
+
+static void release(Nodes *n)
+{
+    free(n->cursors);
+    free(n->parents);
+    free(n->table);
+    free(n->kept);
+    free(n->tags);
+    free(n->operators);
+    memset(n, 0, sizeof *n);
+}
+
+/* ------------------------------------------------------------------ the walk */
+
+typedef struct {
+    Nodes *nodes;
+    const uint8_t *kinds, *operators, *conversions;
+    int32_t last;          /* the index of the node visited last: usually the next one's parent */
+    const Cursor *parent_of_top;
+} Walk;
+
+static int canonical_kind(Cursor c)
+{
+    return clang.canonical_type(clang.cursor_type(c)).kind;
+}
+
+static uint8_t wanted(const Walk *w, Cursor c, Cursor parent, uint8_t *operator)
+{
+    uint8_t tag = 0;
+    if (c.kind >= 0 && c.kind < KINDS && w->kinds[c.kind]) {
+        if (c.kind == BINARY_OPERATOR || c.kind == COMPOUND_ASSIGNMENT) {
+            int op = clang.binary_operator_kind(c);
+            if (op >= 0 && op < OPERATORS && w->operators[op]) {
+                tag |= TAG_KIND;
+                *operator = (uint8_t)op;
+            }
+        } else {
+            tag |= TAG_KIND;
+        }
+    }
+    if (parent.kind == IMPLICIT && c.kind >= FIRST_EXPR && c.kind < EXPR_END) {
+        int result = canonical_kind(parent), value = canonical_kind(c);
+        if (result >= 0 && result < CONVERSIONS && value >= 0 && value < CONVERSIONS &&
+            w->conversions[result * CONVERSIONS + value])
+            tag |= TAG_CONVERSION;
+    }
+    return tag;
+}
+
+static int record(Walk *w, Cursor c, Cursor parent)
+{
+    Nodes *n = w->nodes;
+    int32_t up;
+    if (w->last >= 0 && same(&n->cursors[w->last], &parent))
+        up = w->last; /* a first child */
+    else
+        up = find(n, &parent);
+    int32_t at = add(n, &c, up);
+    if (at < 0)
+        return -1;
+    w->last = at;
+    uint8_t operator = 0, tag = wanted(w, c, parent, &operator);
+    return tag ? keep(n, at, tag, operator) : 0;
+}
+
+static int visit(Cursor c, Cursor parent, void *data)
+{
+    Walk *w = data;
+    if (record(w, c, parent) != 0) {
+        w->nodes->failed = 1;
+        return 0; /* CXChildVisit_Break */
+    }
+    return 2; /* CXChildVisit_Recurse */
+}
+
+/* ------------------------------------------------------------------ Python */
+
+typedef struct {
+    PyObject_HEAD
+    Nodes nodes;
+} WalkObject;
+
+static void walk_dealloc(PyObject *self)
+{
+    release(&((WalkObject *)self)->nodes);
+    PyTypeObject *type = Py_TYPE(self);
+    freefunc tp_free = PyType_GetSlot(type, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(type);
+}
+
+static int cursor_from(PyObject *obj, Cursor *c, const char *what)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_SIMPLE) != 0)
+        return -1;
+    int ok = view.len == (Py_ssize_t)sizeof *c;
+    if (ok)
+        memcpy(c, view.buf, sizeof *c);
+    PyBuffer_Release(&view);
+    if (!ok)
+        PyErr_Format(PyExc_ValueError, "%s: not a CXCursor (%zu bytes)", what, sizeof *c);
+    return ok ? 0 : -1;
+}
+
+static PyObject *walk_parent(PyObject *self, PyObject *arg)
+{
+    Nodes *n = &((WalkObject *)self)->nodes;
+    Cursor c;
+    if (cursor_from(arg, &c, "parent") != 0)
+        return NULL;
+    int32_t at = find(n, &c);
+    if (at < 0 || n->parents[at] < 0)
+        Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize((const char *)&n->cursors[n->parents[at]], sizeof(Cursor));
+}
+
+static PyObject *walk_selected(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    Nodes *n = &((WalkObject *)self)->nodes;
+    size_t size = n->kept_count * sizeof(Cursor);
+    PyObject *nodes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    PyObject *parents = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    PyObject *tags = PyBytes_FromStringAndSize((const char *)n->tags, (Py_ssize_t)n->kept_count);
+    PyObject *operators = PyBytes_FromStringAndSize((const char *)n->operators, (Py_ssize_t)n->kept_count);
+    if (!nodes || !parents || !tags || !operators) {
+        Py_XDECREF(nodes);
+        Py_XDECREF(parents);
+        Py_XDECREF(tags);
+        Py_XDECREF(operators);
+        return NULL;
+    }
+    char *to_node = PyBytes_AsString(nodes), *to_parent = PyBytes_AsString(parents);
+    for (size_t k = 0; k < n->kept_count; k++) {
+        int32_t at = n->kept[k], up = n->parents[at];
+        memcpy(to_node + k * sizeof(Cursor), &n->cursors[at], sizeof(Cursor));
+        memcpy(to_parent + k * sizeof(Cursor), &n->cursors[up >= 0 ? up : at], sizeof(Cursor));
+    }
+    return Py_BuildValue("(NNNN)", nodes, parents, tags, operators);
+}
+
+static PyObject *walk_len(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return PyLong_FromSize_t(((WalkObject *)self)->nodes.count);
+}
+
+static PyMethodDef walk_methods[] = {
+    {"parent", walk_parent, METH_O, "parent(cursor) -> bytes | None: a walked node's parent"},
+    {"selected", walk_selected, METH_NOARGS, "selected() -> (nodes, parents, tags, operators): the nodes kept"},
+    {"visited", walk_len, METH_NOARGS, "visited() -> int: how many nodes the walk met"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot walk_slots[] = {
+    {Py_tp_dealloc, walk_dealloc},
+    {Py_tp_methods, walk_methods},
+    {Py_tp_doc, "The nodes of one walk (portkit._clangwalk.walk)."},
+    {0, NULL},
+};
+
+static PyType_Spec walk_spec = {
+    .name = "portkit._clangwalk.Walk",
+    .basicsize = sizeof(WalkObject),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = walk_slots,
+};
+
+static int sized(Py_buffer *view, Py_ssize_t size, const char *what)
+{
+    if (view->len == size)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "%s: %zd bytes, not %zd", what, view->len, size);
+    return -1;
+}
+
+static PyObject *py_walk(PyObject *module, PyObject *args)
+{
+    const char *library;
+    PyObject *tu_obj;
+    Py_buffer tops, kinds, operators, conversions;
+    if (!PyArg_ParseTuple(args, "sOy*y*y*y*", &library, &tu_obj, &tops, &kinds, &operators, &conversions))
+        return NULL;
+    PyObject *result = NULL;
+    Cursor tu;
+    if (load(library) != 0 || cursor_from(tu_obj, &tu, "tu") != 0 || sized(&kinds, KINDS, "kinds") != 0 ||
+        sized(&operators, OPERATORS, "operators") != 0 ||
+        sized(&conversions, CONVERSIONS * CONVERSIONS, "conversions") != 0)
+        goto out;
+    if (tops.len % (Py_ssize_t)sizeof(Cursor)) {
+        PyErr_SetString(PyExc_ValueError, "tops: not a whole number of CXCursors");
+        goto out;
+    }
+    PyTypeObject *type = (PyTypeObject *)PyObject_GetAttrString(module, "Walk");
+    if (!type)
+        goto out;
+    allocfunc tp_alloc = PyType_GetSlot(type, Py_tp_alloc);
+    WalkObject *self = (WalkObject *)tp_alloc(type, 0);
+    Py_DECREF(type);
+    if (!self)
+        goto out;
+    memset(&self->nodes, 0, sizeof self->nodes);
+    Walk w = {&self->nodes, kinds.buf, operators.buf, conversions.buf, -1, NULL};
+    int failed = add(&self->nodes, &tu, -1) < 0;
+    const Cursor *top = tops.buf;
+    size_t count = (size_t)tops.len / sizeof(Cursor);
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t i = 0; i < count && !failed; i++) {
+        w.last = 0; /* a top's parent is the translation unit, node 0 */
+        failed = record(&w, top[i], tu) != 0;
+        if (!failed) {
+            clang.visit_children(top[i], visit, &w);
+            failed = self->nodes.failed;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        Py_DECREF(self);
+        PyErr_NoMemory();
+        goto out;
+    }
+    result = (PyObject *)self;
+out:
+    PyBuffer_Release(&tops);
+    PyBuffer_Release(&kinds);
+    PyBuffer_Release(&operators);
+    PyBuffer_Release(&conversions);
+    return result;
+}
+
+typedef struct {
+    Cursor *cursors;
+    size_t count, capacity;
+    int failed;
+} Children;
+
+static int collect(Cursor c, Cursor parent, void *data)
+{
+    (void)parent;
+    Children *found = data;
+    if (found->count == found->capacity) {
+        size_t capacity = found->capacity ? 2 * found->capacity : 16;
+        Cursor *cursors = realloc(found->cursors, capacity * sizeof *cursors);
+        if (!cursors) {
+            found->failed = 1;
+            return 0; /* CXChildVisit_Break */
+        }
+        found->cursors = cursors;
+        found->capacity = capacity;
+    }
+    found->cursors[found->count++] = c;
+    return 1; /* CXChildVisit_Continue: the children only, not theirs */
+}
+
+/* children(library, cursor): the bindings' get_children() calls back into
+ * Python for every child; rules ask it of most nodes they look at. */
+static PyObject *py_children(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *cursor_obj;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
+        cursor_from(cursor_obj, &c, "cursor") != 0)
+        return NULL;
+    Children found = {NULL, 0, 0, 0};
+    clang.visit_children(c, collect, &found);
+    PyObject *result = found.failed ? PyErr_NoMemory()
+                                    : PyBytes_FromStringAndSize((const char *)found.cursors,
+                                                                (Py_ssize_t)(found.count * sizeof(Cursor)));
+    free(found.cursors);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"children", py_children, METH_VARARGS, "children(library, cursor) -> bytes: a node's children"},
+    {"walk", py_walk, METH_VARARGS,
+     "walk(library, tu, tops, kinds, operators, conversions) -> Walk: the nodes the rules asked for"},
+    {NULL, NULL, 0, NULL},
+};
+
+static int module_exec(PyObject *module)
+{
+    PyObject *type = PyType_FromSpec(&walk_spec);
+    if (!type)
+        return -1;
+    int failed = PyModule_AddObject(module, "Walk", type);
+    if (failed)
+        Py_DECREF(type);
+    if (!failed)
+        failed = PyModule_AddIntConstant(module, "CURSOR_BYTES", (long)sizeof(Cursor)) ||
+                 PyModule_AddIntConstant(module, "KINDS", KINDS) ||
+                 PyModule_AddIntConstant(module, "OPERATORS", OPERATORS) ||
+                 PyModule_AddIntConstant(module, "CONVERSIONS", CONVERSIONS) ||
+                 PyModule_AddIntConstant(module, "TAG_KIND", TAG_KIND) ||
+                 PyModule_AddIntConstant(module, "TAG_CONVERSION", TAG_CONVERSION);
+    return failed ? -1 : 0;
+}
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, module_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "portkit._clangwalk",
+    .m_doc = "One walk over libclang's AST in C, for portkit scan.",
+    .m_size = 0,
+    .m_methods = module_methods,
+    .m_slots = module_slots,
+};
+
+PyMODINIT_FUNC PyInit__clangwalk(void)
+{
+    return PyModuleDef_Init(&module_def);
+}

@@ -1,0 +1,143 @@
+"""The pieces under scan's precision and speed: the walk in C
+(portkit._clangwalk through cparse.walk) against libclang's own visitor, and
+the readers of macro definitions and uses (scan/macros.py), fuzzed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from portkit.commands.scan.macros import arguments_at, definitions
+from portkit.core.abis import parse_abi
+from portkit.cparse.libclang import binary_operator, cindex
+from portkit.cparse.parse import parse
+from portkit.cparse.walk import CONVERSION, KIND, walk
+
+CODE = """#include <stddef.h>
+struct rec { long a; int b; };
+int f(struct rec *r, size_t n, int k)
+{
+    int x = n;                  /* size_t into int: a conversion */
+    long y = k * 2;             /* int into long */
+    x += k << 3;
+    x = x & 0xff;
+    if (x == 3)
+        return (int) r->a;
+    return x | y;
+}
+"""
+
+
+def parsed(tmp_path: Path):
+    path = tmp_path / "walk.c"
+    path.write_text(CODE)
+    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True)
+    assert tu is not None and not errors
+    ci = cindex()
+    tops = [c for c in tu.cursor.get_children() if c.location.file and c.location.file.name == str(path)]
+    return ci, tu, tops
+
+
+def everything(ci, top) -> list:
+    """(node, parent) of every node below top, by libclang's own visitor."""
+    found = []
+
+    def visit(cursor, parent, _data) -> int:
+        found.append((cursor, parent))
+        return 2
+
+    ci.conf.lib.clang_visitChildren(top, ci.callbacks["cursor_visit"](visit), None)
+    return found
+
+
+def test_the_nodes_of_the_kinds_asked_for_and_only_those(tmp_path: Path) -> None:
+    ci, tu, tops = parsed(tmp_path)
+    kinds = {ci.CursorKind.CSTYLE_CAST_EXPR.value, ci.CursorKind.IF_STMT.value}
+    found = walk(ci, tu, tops, kinds)
+    expected = [node for top in tops for node, _ in everything(ci, top) if node._kind_id in kinds]
+    assert [(n.kind, n.extent.start.line) for _, n, _, _ in found.selected] == [
+        (n.kind, n.extent.start.line) for n in expected
+    ]
+    assert all(tag == KIND for tag, *_ in found.selected)
+
+
+def test_binary_operators_by_operator(tmp_path: Path) -> None:
+    ci, tu, tops = parsed(tmp_path)
+    kinds = {ci.CursorKind.BINARY_OPERATOR.value, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR.value}
+    found = walk(ci, tu, tops, kinds, operators={"<<", "&", "+="})
+    assert sorted(op for _, _, _, op in found.selected) == ["&", "+=", "<<"]
+    assert all(binary_operator(ci, node) == op for _, node, _, op in found.selected)
+    every = walk(ci, tu, tops, kinds, operators=None)
+    assert {op for *_, op in every.selected} == {"*", "+=", "<<", "=", "&", "==", "|"}
+
+
+def test_implicit_conversions_by_their_types(tmp_path: Path) -> None:
+    ci, tu, tops = parsed(tmp_path)
+    ulong, long_, int_ = (getattr(ci.TypeKind, k).value for k in ("ULONG", "LONG", "INT"))
+    found = walk(ci, tu, tops, kinds=(), conversions={int_: {ulong}, long_: {int_}})
+    converted = [(p.type.get_canonical().spelling, n.type.get_canonical().spelling) for _, n, p, _ in found.selected]
+    assert converted == [("int", "unsigned long"), ("long", "int"), ("long", "int")]  # x = n; k * 2; x | y
+    assert all(tag == CONVERSION for tag, *_ in found.selected)
+
+
+def test_every_walked_node_knows_its_parent(tmp_path: Path) -> None:
+    ci, tu, tops = parsed(tmp_path)
+    found = walk(ci, tu, tops, kinds=())
+    for top in tops:
+        assert found.parent(top) == tu.cursor
+        for node, parent in everything(ci, top):
+            assert found.parent(node) == parent
+    # a node reached another way (the bindings' get_children) is the same node
+    body = list(tops[-1].get_children())[-1]
+    first = next(iter(body.get_children()))
+    assert found.parent(first) == body
+
+
+def test_a_node_of_another_parse_has_no_parent_here(tmp_path: Path) -> None:
+    ci, tu, tops = parsed(tmp_path)
+    *_, other_tops = parsed(tmp_path / ".." / tmp_path.name)
+    found = walk(ci, tu, tops[:1], kinds=())
+    assert found.parent(other_tops[-1]) is None
+
+
+# ---------------------------------------------------------------- macros, read from text
+
+LINES = st.lists(
+    st.one_of(
+        st.text(alphabet="#define ABC(x)\\\t ;{}0123456789/*", max_size=40),
+        st.sampled_from(["#define A 1", "#define B(x) ((x) + 1) \\", "  x = y; \\", "#  define C", "int a;"]),
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINES)
+def test_definitions_never_fail_and_hold_their_lines(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    for macro in definitions("f.h", text):
+        assert macro.name and macro.line >= 1
+        assert "\n".join(macro.lines) in text
+        first = text.splitlines()[macro.line - 1]
+        assert first == macro.lines[0] and "define" in first
+
+
+def test_definitions_follow_continuation_lines() -> None:
+    text = "int a;\n#define STEP(p) \\\n  do { (p)++; \\\n  } while (0)\n#  define LIMIT 32\n"
+    found = definitions("f.h", text)
+    assert [(m.name, m.line, len(m.lines)) for m in found] == [("STEP", 2, 3), ("LIMIT", 5, 1)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="FOO(a,b)x ,\n()", max_size=60), st.integers(1, 5), st.integers(1, 10))
+def test_arguments_at_never_fail(text: str, line: int, column: int) -> None:
+    found = arguments_at(text.splitlines(), line, column)
+    assert isinstance(found, list)
+
+
+def test_arguments_at_a_use() -> None:
+    lines = ["    x = NOTE(&st, f(a, b) + 1);", "    y = LIMIT;"]
+    assert arguments_at(lines, 1, 9) == ["&st", " f(a, b) + 1"]
+    assert arguments_at(lines, 2, 9) == []
