@@ -2,7 +2,9 @@
  * char pointers, pointees of one width in both (uint32_t and int, unsigned
  * long and long, uintptr_t and unsigned long, int64_t and long long), memory
  * allocated for longs reached through void *, struct headers over a byte
- * buffer, and a 32-bit register through volatile uint32_t *. */
+ * buffer, a 32-bit register through volatile uint32_t *, and one allocation
+ * carved into an array of pointers and an array of ints after it (sqlite's
+ * shell does this for column names and types). */
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,6 +53,20 @@ int main(void)
 
     *(volatile uint32_t *)&regs[0] = 0xABCD; /* ok: PK103 */
     printf("regs 0x%x 0x%x\n", (unsigned)regs[0], (unsigned)*(volatile uint32_t *)(void *)&regs[1]); /* ok: PK103 */
+
+    int columns = 3;
+    char **names = malloc(columns * sizeof(char *) + columns * sizeof(int) + columns * sizeof(unsigned));
+    if (names == NULL)
+        return 1;
+    int *types = (int *)&names[columns]; /* ok: PK103 */
+    unsigned *lengths = (unsigned *)(names + columns) + columns; /* ok: PK103 */
+    for (int i = 0; i < columns; i++) {
+        names[i] = "col";
+        types[i] = i + 1;
+        lengths[i] = 3;
+    }
+    printf("%s %d %u\n", names[2], types[2], lengths[2]);
+    free(names);
 
     char text[16];
     const char *source = "pointee";

@@ -28,10 +28,13 @@ RULE = Rule(
         "over an `intptr_t` or a `void *` changes width. A `void *` or an integer made into a "
         "`volatile unsigned long *` is a device register read or written as a 32-bit word on ILP32 "
         "(pciutils' `readl`/`writel`); on LP64 the access is 8 bytes and touches the next register too. "
-        "A store (or a pointer handed to a function that may store through it) that becomes wider than "
-        "the object is an error; a read, or a narrower access, is a warning. Not reported: `char` "
-        "pointers (bytes are bytes everywhere), pointees of one width in both models, structs, and a "
-        "`void *` made into a pointer to `long` that is not `volatile` (memory allocated for it)."
+        "A store that becomes wider than the object is an error, and so is a wider pointer the code may "
+        "store through later (handed to a parameter that is not const, kept in a variable); a read, a "
+        "narrower access, or a register pointer kept for later is a warning. Not reported: `char` "
+        "pointers (bytes are bytes everywhere), pointees of one width in both models, structs, a "
+        "`void *` made into a pointer to `long` that is not `volatile` (memory allocated for it), and "
+        "`(int *)&names[n]` or `names + n` of a pointer: an address inside one allocation carved into "
+        "arrays of several types, where no object of the pointee's type lies."
     ),
     wrong=(
         "uint32_t wanted = 0;\n"
