@@ -114,3 +114,26 @@ def test_the_width_check_can_fail(claim: str, tmp_path: Path) -> None:
     if shutil.which("arm-linux-gnueabihf-gcc") is None:
         _missing("arm-linux-gnueabihf-gcc")
     assert not _compiles("arm-linux-gnueabihf", claim, tmp_path)
+
+
+def test_cxx_reinterpret_cast_is_a_cast_like_any_other(tmp_path: Path) -> None:
+    source = tmp_path / "mask.cpp"
+    source.write_text(
+        "#include <cstdint>\n"
+        "void fill(unsigned long *mask);\n"
+        "std::uint32_t flags;\n"
+        "long counter;\n"
+        "void parse() {\n"
+        "    fill(reinterpret_cast<unsigned long *>(&flags));\n"
+        "    fill(reinterpret_cast<unsigned long *>(&counter));\n"
+        "}\n"
+    )
+    _, document = scan_json(source, "--fail-on", "never")
+    assert {line: f["severity"] for line, f in pk103(document).items()} == {6: "error"}
+
+
+def test_broken_code_is_reported_as_incomplete_not_as_a_crash(tmp_path: Path) -> None:
+    source = tmp_path / "broken.c"
+    source.write_text("unsigned int u;\nvoid f(void) { *(unsigned long *)&u = ; (long *)(; }\n")
+    code, document = scan_json(source, "--fail-on", "never")
+    assert code == 3 and document["incomplete"]

@@ -65,7 +65,10 @@ def on_cast(unit: Unit, cast, parent) -> None:
     into = unit.width(to)
     if into.kind not in SCALAR or not into.known:
         return
-    operand = unit.children(cast)[-1]
+    children = unit.children(cast)
+    if not children:
+        return  # a cast clang could not finish parsing
+    operand = children[-1]
     before = unit.width_of(operand)
     if before.integer or (before.kind == "pointer" and _is_void_pointer(unit, operand.type)):
         if to.is_volatile_qualified() and into.integer and into.grows:
@@ -137,7 +140,7 @@ def access(unit: Unit, cast, parent) -> str:
         return "passed"
     kind = above.kind.name
     if (kind == "UNARY_OPERATOR" and unit.unary_operator(above) == "*") or (
-        kind == "ARRAY_SUBSCRIPT_EXPR" and _same(unit.children(above)[0], node)
+        kind == "ARRAY_SUBSCRIPT_EXPR" and _same(next(iter(unit.children(above)), above), node)
     ):
         return "store" if _stored_into(unit, above) else "read"
     if kind == "CALL_EXPR":
