@@ -40,6 +40,9 @@ int main(void)
     opt.timeout = 0x0101;
     printf("bits set: %d\n", count_bits((const unsigned long *)&opt.wanted)); /* want: PK103 */
 
+    memset((unsigned long *)&opt.wanted, 0, sizeof opt.wanted); /* ok: PK103 */
+    printf("cleared 0x%x, timeout %u\n", (unsigned)opt.wanted, (unsigned)opt.timeout);
+
     string_to_bitmask("24", &direct); /* ok: PK103 */
     printf("direct 0x%lx\n", direct);
     return 0;

@@ -22,6 +22,11 @@ static void writel_at(uintptr_t base, unsigned offset, unsigned long value)
     *(volatile unsigned long *)(base + offset) = value; /* want: PK103 */
 }
 
+static unsigned long read_at(volatile uint8_t *window, unsigned offset)
+{
+    return *(volatile unsigned long *)(window + offset); /* want: PK103 */
+}
+
 static uint32_t readl_fixed(volatile void *addr)
 {
     return *(volatile uint32_t *)addr; /* ok: PK103 */
@@ -35,5 +40,6 @@ int main(void)
     writel_at((uintptr_t)device, 8, 0xB);
     printf("reg3 after writing reg2: 0x%x\n", (unsigned)device[3]);
     printf("reg0 read, fixed: 0x%x\n", (unsigned)readl_fixed(&device[0]));
+    printf("reg1 read through the byte window: 0x%lx\n", read_at((volatile uint8_t *)device, 4));
     return 0;
 }

@@ -25,8 +25,8 @@ RULE = Rule(
         "store is 8 bytes into a 4-byte object: it overwrites whatever lies next to it (util-linux's "
         "`wdctl --flags`). A read takes 4 bytes of a neighbour into the value, or (a `uint32_t *` over "
         "a `long`) only half of it. On LLP64 `long` stays 4 bytes and pointers grow: there `(long *)` "
-        "over an `intptr_t` or a `void *` changes width. A `void *` or an integer made into a "
-        "`volatile unsigned long *` is a device register read or written as a 32-bit word on ILP32 "
+        "over an `intptr_t` or a `void *` changes width. A `void *`, a byte pointer or an integer made into "
+        "a `volatile unsigned long *` is a device register read or written as a 32-bit word on ILP32 "
         "(pciutils' `readl`/`writel`); on LP64 the access is 8 bytes and touches the next register too. "
         "A store that becomes wider than the object is an error, and so is a wider pointer the code may "
         "store through later (handed to a parameter that is not const, kept in a variable); a read, a "
@@ -34,7 +34,8 @@ RULE = Rule(
         "pointers (bytes are bytes everywhere), pointees of one width in both models, structs, a "
         "`void *` made into a pointer to `long` that is not `volatile` (memory allocated for it), and "
         "`(int *)&names[n]` or `names + n` of a pointer: an address inside one allocation carved into "
-        "arrays of several types, where no object of the pointee's type lies."
+        "arrays of several types, where no object of the pointee's type lies; and a cast pointer handed on "
+        "as a `void *` (`memset`'s, `fread`'s), which counts bytes itself."
     ),
     wrong=(
         "uint32_t wanted = 0;\n"
@@ -70,7 +71,7 @@ def on_cast(unit: Unit, cast, parent) -> None:
         return  # a cast clang could not finish parsing
     operand = children[-1]
     before = unit.width_of(operand)
-    if before.integer or (before.kind == "pointer" and _is_void_pointer(unit, operand.type)):
+    if before.integer or (before.kind == "pointer" and _points_to_bytes(unit, operand.type)):
         if to.is_volatile_qualified() and into.integer and into.grows:
             _report_register(unit, cast, parent, into)
         return
@@ -123,18 +124,28 @@ def _carved(unit: Unit, operand) -> bool:
     return unit.width_of(unit.strip(unit.children(inner)[0])).kind == "pointer"
 
 
-def _is_void_pointer(unit: Unit, t) -> bool:
+def _points_to_bytes(unit: Unit, t) -> bool:
+    """A `void *` or a pointer to bytes (`char *`, `uint8_t *`): memory of no
+    particular type, such as a device's register window."""
     held = pointee(unit, t)
-    return held is not None and held.get_canonical().kind == unit.ci.TypeKind.VOID
+    if held is None:
+        return False
+    if held.get_canonical().kind == unit.ci.TypeKind.VOID:
+        return True
+    width = unit.width(held)
+    return width.integer and width.source == width.target == 1
 
 
 def access(unit: Unit, cast, parent) -> str:
     """What the code does through the cast pointer: "store" (through `*`
-    or `[]` on the left of an assignment, or ++/--), "read", or "passed"
-    (to a function whose parameter may be written through, or kept in a
-    variable: the code may store through it later)."""
+    or `[]` on the left of an assignment, or ++/--), "read", "passed" (to a
+    function whose parameter may be written through, or kept in a variable:
+    the code may store through it later), or "bytes" (converted on to a
+    `void *` or `char *`: no access of the cast's width happens)."""
     node, above = cast, parent
     while above is not None and above.kind in (unit.ci.CursorKind.PAREN_EXPR, unit.ci.CursorKind.UNEXPOSED_EXPR):
+        if above.kind == unit.ci.CursorKind.UNEXPOSED_EXPR and _points_to_bytes(unit, above.type):
+            return "bytes"  # converted on to void * (memset's, fread's): the callee counts bytes itself
         node, above = above, unit.parent(above)  # (const unsigned long *) added for a const parameter
     if above is None:
         return "passed"
@@ -185,6 +196,8 @@ def _same(a, b) -> bool:
 def _report_object(unit: Unit, cast, parent, object_: Width, into: Width, constant: bool) -> None:
     pair = unit.pair
     what = "read" if constant else access(unit, cast, parent)
+    if what == "bytes":
+        return
     target, wider = pair.target.label, into.target > object_.target
     if wider and what != "read":
         effect = (
@@ -204,6 +217,8 @@ def _report_object(unit: Unit, cast, parent, object_: Width, into: Width, consta
 def _report_register(unit: Unit, cast, parent, into: Width) -> None:
     pair = unit.pair
     what = access(unit, cast, parent)
+    if what == "bytes":
+        return
     verb = {"read": "read", "store": "write"}.get(what, "access")
     message = (
         f"volatile access through a pointer to {into.describe(pair)} made from an address: a device register "
