@@ -33,6 +33,7 @@ def test_a_store_that_overruns_is_an_error_and_a_read_a_warning() -> None:
     assert {line: f["severity"] for line, f in found.items()} == {36: "error", 41: "warning"}
     assert "writes 8 bytes into the 4-byte object on LP64 (aarch64)" in found[36]["message"]
     assert "takes 4 bytes past the object" in found[41]["message"]
+    assert "('uint32_t *'), or declare the object as 'unsigned long'" in found[36]["fix"]
 
 
 def test_a_narrower_pointer_over_a_long_is_a_warning_that_says_what_is_left() -> None:
@@ -49,7 +50,7 @@ def test_a_register_write_is_an_error_a_read_a_warning() -> None:
     severities = {line: f["severity"] for line, f in found.items()}
     assert severities == {12: "error", 17: "warning", 22: "error", 27: "warning"}
     assert "device register write of 4 bytes on ILP32 (arm) becomes 8 bytes on LP64 (aarch64)" in found[12]["message"]
-    assert "uint32_t" in found[17]["fix"]
+    assert "'volatile uint32_t *'" in found[17]["fix"]
 
 
 def test_llp64_compares_long_with_pointers_not_with_int() -> None:

@@ -211,7 +211,17 @@ def _report_object(unit: Unit, cast, parent, object_: Width, into: Width, consta
     else:
         effect = f"a store through it sets {into.target} of the object's {object_.target} bytes on {target}"
     message = f"pointer to {object_.describe(pair)} cast to pointer to {into.describe(pair)}: {effect}"
-    unit.report(RULE if wider and what != "read" else WARNING, cast, message, anchor=cast)
+    fix = (
+        f"Pass a pointer to the object's own type ('{_bare(object_.spelling)} *'), or declare the object "
+        f"as '{_bare(into.spelling)}' if that is what the code reads and writes."
+    )
+    unit.report(RULE if wider and what != "read" else WARNING, cast, message, fix=fix, anchor=cast)
+
+
+def _bare(spelling: str) -> str:
+    """'const volatile unsigned long' -> 'unsigned long': the type a declaration would name."""
+    words = [w for w in spelling.split() if w not in ("const", "volatile")]
+    return " ".join(words)
 
 
 def _report_register(unit: Unit, cast, parent, into: Width) -> None:
@@ -226,7 +236,8 @@ def _report_register(unit: Unit, cast, parent, into: Width) -> None:
         f"say uint32_t for a 32-bit register"
     )
     # a pointer kept for later says nothing yet about the access: a warning until a store is seen
-    unit.report(RULE if what == "store" else WARNING, cast, message, anchor=cast)
+    fix = "Access a 32-bit register through 'volatile uint32_t *', as its width is meant in every model."
+    unit.report(RULE if what == "store" else WARNING, cast, message, fix=fix, anchor=cast)
 
 
 CHECK = Check(RULE, nodes=dict.fromkeys(CASTS, on_cast))
