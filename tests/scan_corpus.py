@@ -39,6 +39,7 @@ DEMO = ROOT / "examples" / "legacy32" / "src" / "legacy.c"
 RULES: dict[str, str] = {
     "PK101": "error",
     "PK102": "error",
+    "PK103": "error",
     "PK201": "warning",
     "PK202": "error",
     "PK301": "warning",
