@@ -178,3 +178,15 @@ def test_a_recipe_that_names_lines_past_the_end_of_the_file_is_a_mismatch(tmp_pa
     (tmp_path / "src" / "a.c").write_text("int x;\n" * 12)
     assert measure.mismatch(d, tmp_path) == ""
     assert "not in" in measure.mismatch(d, tmp_path / "elsewhere")
+
+
+def test_a_second_configuration_of_a_package_names_its_debian_source() -> None:
+    # a Windows build of the same source: its own label, its own tree, the same apt-get source
+    windows = GOOD.replace("[package.demo]", '[package.demo-mingw]\nsource = "demo"').replace(
+        'package = "demo"', 'package = "demo-mingw"'
+    )
+    r = recipe.parse(windows)
+    assert r.packages["demo-mingw"].debian_source == "demo"
+    assert recipe.parse(GOOD).packages["demo"].debian_source == "demo"
+    with pytest.raises(recipe.RecipeError, match="not a Debian source package name"):
+        recipe.parse(windows.replace('source = "demo"', 'source = "Demo Source"'))

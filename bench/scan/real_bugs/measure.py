@@ -91,21 +91,22 @@ PEERS: tuple[scanbench.Peer, ...] = (
 
 def fetch_pinned(package: corpus_recipe.Package, into: Path) -> Path:
     """The unpacked tree of exactly bookworm's version (fetched and unpacked once)."""
-    where = into / package.name
+    where = into / package.name  # a tree per recipe name: a Windows configuration has its own
     where.mkdir(parents=True, exist_ok=True)
+    source = package.debian_source
     bare = package.version.split(":", 1)[-1]  # apt's file names leave out the epoch
-    tree = where / f"{package.name}-{bare}"
+    tree = where / f"{source}-{bare}"
     if (tree / "debian").is_dir():
         return tree
-    dscs = list(where.glob(f"{package.name}_{bare}.dsc"))
+    dscs = list(where.glob(f"{source}_{bare}.dsc"))
     if not dscs:
-        proc = scanbench.run(["apt-get", "source", "--download-only", f"{package.name}={package.version}"], where)
+        proc = scanbench.run(["apt-get", "source", "--download-only", f"{source}={package.version}"], where)
         if proc.returncode != 0:
             last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-            raise RuntimeError(f"apt-get source {package.name}={package.version} failed: {last}")
-        dscs = list(where.glob(f"{package.name}_{bare}.dsc"))
+            raise RuntimeError(f"apt-get source {source}={package.version} failed: {last}")
+        dscs = list(where.glob(f"{source}_{bare}.dsc"))
         if not dscs:
-            raise RuntimeError(f"apt-get source left no {package.name}_{bare}.dsc")
+            raise RuntimeError(f"apt-get source left no {source}_{bare}.dsc")
     proc = scanbench.run(["dpkg-source", "-x", "--no-check", dscs[0].name, tree.name], where)
     if proc.returncode != 0 or not (tree / "debian").is_dir():
         raise RuntimeError(f"dpkg-source -x {dscs[0].name} failed: {proc.stderr.strip()[-300:]}")

@@ -34,6 +34,7 @@ MODELS = ("LP64", "LLP64")
 # upstream fix of that line (these favour the compilers: reported apart).
 FOUND_VIA = ("upstream history", "compiler")
 _VERSION = re.compile(r"^(\d+:)?[0-9][A-Za-z0-9.+~-]*$")
+_SOURCE_NAME = re.compile(r"^[a-z0-9][a-z0-9.+-]+$")
 _LINK = re.compile(r"^https://\S+$")
 _FLAG = re.compile(r"^-(D|U|I|include|isystem|idirafter|iquote|std=)")
 
@@ -44,11 +45,16 @@ class RecipeError(ValueError):
 
 @dataclass(frozen=True)
 class Package:
-    name: str  # the Debian source package
+    name: str  # the recipe's name for this tree: the source package, or a label for a second configuration
     version: str  # bookworm's version, as `apt-get source NAME=VERSION` takes it
     upstream: str  # the upstream repository
     configure: tuple[str, ...]  # run once in the unpacked tree before anything parses; () for none
     flags: tuple[str, ...]  # -D/-I/-include... every tool gets, relative to the tree
+    source: str = ""  # the Debian source package when `name` is a label (a Windows build of it); else name
+
+    @property
+    def debian_source(self) -> str:
+        return self.source or self.name
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,10 @@ def _package(name: str, entry: object) -> Package:
     odd = [f for f in flags if f.startswith("-") and not _FLAG.match(f)]
     if odd:
         raise RecipeError(f"{where}: flags may only say where headers are and what is defined, not {odd[0]}")
-    return Package(name, version, upstream, _words(entry, "configure", where), flags)
+    source = _text(entry, "source", where, required=False)
+    if source and not _SOURCE_NAME.match(source):
+        raise RecipeError(f"{where}: source '{source}' is not a Debian source package name")
+    return Package(name, version, upstream, _words(entry, "configure", where), flags, source)
 
 
 def _relative(path: str, where: str) -> str:
