@@ -8,7 +8,8 @@ every tool on each defect's file with the package's -D/-I flags and the
 target of the defect's data model (aarch64-linux-gnu for LP64, MinGW
 x86_64-w64-mingw32 for LLP64):
 
-    portkit scan -p DB --to MODEL FILES      (DB: those files with those flags)
+    portkit scan -p DB --from HOME --to MODEL FILES   (DB: those files with those flags;
+                                             HOME: ILP32, or LP64 for portable code)
     aarch64-linux-gnu-gcc -fsyntax-only -Wall -Wextra -Wconversion -Wformat -Wimplicit-function-declaration
     clang --target=aarch64-linux-gnu -fsyntax-only -Wshorten-64-to-32 -Wconversion -Wformat
     cppcheck --enable=portability --platform=unix64
@@ -205,15 +206,16 @@ def incomplete_paths(document: Mapping, cwd: Path) -> dict[Path, str]:
 
 def portkit_verdicts(portkit: list[str], cases: Sequence[Case], work: Path) -> dict[str, Verdict]:
     """One portkit run per (package, model): its files through a compile database of their flags."""
-    groups: dict[tuple[str, str], list[Case]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[Case]] = defaultdict(list)
     for c in cases:
-        groups[(c.defect.package, c.defect.model)].append(c)
+        groups[(c.defect.package, c.defect.home, c.defect.model)].append(c)
     verdicts: dict[str, Verdict] = {}
-    for (package, model), group in groups.items():
+    for (package, home, model), group in groups.items():
         cwd = group[0].source.cwd
-        db = compile_database(group, work / "db" / f"{package}-{model}")
+        db = compile_database(group, work / "db" / f"{package}-{home}-{model}")
         files = sorted({str(c.source.path) for c in group})
-        document = scanbench.portkit_scan(portkit, ["-p", str(db), "--to", model, "--no-cache", *files], cwd)
+        move = ["--from", home, "--to", model]
+        document = scanbench.portkit_scan(portkit, ["-p", str(db), *move, "--no-cache", *files], cwd)
         found = findings_by_line(document, cwd)
         incomplete = incomplete_paths(document, cwd)
         for c in group:
@@ -232,6 +234,11 @@ def pct(hit: int, total: int) -> str:
 
 def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def model_cell(d: corpus_recipe.Defect) -> str:
+    """The model it breaks in, and where it came from when that is not 32-bit code."""
+    return d.model if d.home == "ILP32" else f"{d.model} (from {d.home})"
 
 
 def mark(v: Verdict | None) -> str:
@@ -274,7 +281,7 @@ def report(
         d = c.defect
         lines = ",".join(map(str, d.lines))
         table.append(
-            f"| [{d.package}]({d.fix}) | {d.file}:{lines} | {d.kind} | {d.model} | "
+            f"| [{d.package}]({d.fix}) | {d.file}:{lines} | {d.kind} | {model_cell(d)} | "
             + " | ".join(mark(results[t][d.key]) for t in tools)
             + " |"
         )
@@ -286,7 +293,8 @@ def report(
         reason = d.miss or "**no reason written yet**"
         if v.failed:
             reason = f"the file was not parsed completely ({v.failed}); {reason}"
-        misses.append(f"- {d.package} {d.file}:{','.join(map(str, d.lines))} ({d.kind}, {d.model}): {cell(reason)}")
+        where = f"{d.file}:{','.join(map(str, d.lines))}"
+        misses.append(f"- {d.package} {where} ({d.kind}, {model_cell(d)}): {cell(reason)}")
     stale = [
         f"- {c.defect.package} {c.defect.file}: found now, but the recipe still gives a reason for a miss"
         for c in cases

@@ -30,6 +30,10 @@ CLASSES = {
     "sizeof-width": "a size or count computed with a 32-bit type's width where a pointer-sized one is meant",
 }
 MODELS = ("LP64", "LLP64")
+# Where the code worked before the move (portkit scan --from): 32-bit code
+# (ILP32, the default), or LP64 for portable code that works on 64-bit Linux
+# and breaks when built for 64-bit Windows, where `long` stays 32 bits.
+HOMES = ("ILP32", "LP64")
 # How a candidate was found: in upstream's history (the fix's message or diff),
 # or from a warning aarch64's compiler gives and arm's does not, then the
 # upstream fix of that line (these favour the compilers: reported apart).
@@ -70,6 +74,7 @@ class Defect:
     found_via: str  # one of FOUND_VIA
     defines: tuple[str, ...] = ()  # -D the defect needs to be compiled (a debug branch)
     miss: str = ""  # why portkit does not report it, when it does not (a person's reading)
+    home: str = "ILP32"  # one of HOMES: the data model the code worked in
 
     @property
     def key(self) -> str:
@@ -162,7 +167,12 @@ def _defect(index: int, entry: object, packages: Mapping[str, Package]) -> Defec
         raise RecipeError(f"{where}: found_via '{found_via}' is none of {', '.join(FOUND_VIA)}")
     defines = _words(entry, "defines", where)
     miss = _text(entry, "miss", where, required=False)
-    return Defect(package, file, tuple(lines), kind, model, fix, why, found_via, defines, miss)
+    home = _text(entry, "home", where, required=False) or "ILP32"
+    if home not in HOMES:
+        raise RecipeError(f"{where}: home '{home}' is neither ILP32 nor LP64")
+    if home == model:
+        raise RecipeError(f"{where}: home and model are both {model}: nothing moves")
+    return Defect(package, file, tuple(lines), kind, model, fix, why, found_via, defines, miss, home)
 
 
 def parse(text: str) -> Recipe:
