@@ -28,6 +28,7 @@ CLASSES = {
     "time-t-truncation": "time_t stored in an int or another 32-bit type",
     "pointer-aliasing": "a 32-bit object written through a pointer to long (or the reverse)",
     "sizeof-width": "a size or count computed with a 32-bit type's width where a pointer-sized one is meant",
+    "off-t-truncation": "a file size or offset held in a 32-bit off_t or long (files of 2 GiB and more)",
 }
 MODELS = ("LP64", "LLP64")
 # Where the code worked before the move (portkit scan --from): 32-bit code
