@@ -331,6 +331,15 @@ def report(
     ]
 
 
+def tool_versions(peers: Sequence[scanbench.Peer], portkit: list[str], cases: Sequence[Case]) -> list[str]:
+    """Each tool's version; the MinGW compiler's too when LLP64 entries are checked with it."""
+    out = scanbench.versions(peers, portkit)
+    if any(c.defect.model == "LLP64" for c in cases) and any(p.key == "gcc" for p in peers):
+        text = scanbench.run([scanbench.TRIPLES["LLP64"] + "-gcc", "--version"]).stdout
+        out.append((text.strip().splitlines() or ["x86_64-w64-mingw32-gcc: ?"])[0])
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--write", type=Path, help="replace this corpus's section of a markdown file")
@@ -388,7 +397,7 @@ def main() -> None:
         BEGIN,
         f"Machine: {machine()}.",
         "",
-        "Versions: " + "; ".join(scanbench.versions(peers, portkit)) + ".",
+        "Versions: " + "; ".join(tool_versions(peers, portkit, cases)) + ".",
         "",
         *(["Left out: " + "; ".join(left_out) + ".", ""] if left_out else []),
         *report(recipe, cases, results, titles, skipped),
