@@ -112,7 +112,9 @@ def test_the_reader_refuses_anything_but_a_recipe_with_one_error(text: str) -> N
 @settings(max_examples=200, deadline=None)
 @given(
     st.dictionaries(
-        st.sampled_from(["package", "file", "lines", "class", "model", "fix", "why", "found_via", "defines", "miss"]),
+        st.sampled_from(
+            ["package", "file", "lines", "class", "model", "home", "fix", "why", "found_via", "defines", "miss"]
+        ),
         st.one_of(st.none(), st.integers(), st.text(max_size=20), st.lists(st.integers(-3, 50), max_size=4)),
     )
 )
@@ -178,3 +180,27 @@ def test_a_recipe_that_names_lines_past_the_end_of_the_file_is_a_mismatch(tmp_pa
     (tmp_path / "src" / "a.c").write_text("int x;\n" * 12)
     assert measure.mismatch(d, tmp_path) == ""
     assert "not in" in measure.mismatch(d, tmp_path / "elsewhere")
+
+
+def test_a_second_configuration_of_a_package_names_its_debian_source() -> None:
+    # a Windows build of the same source: its own label, its own tree, the same apt-get source
+    windows = GOOD.replace("[package.demo]", '[package.demo-mingw]\nsource = "demo"').replace(
+        'package = "demo"', 'package = "demo-mingw"'
+    )
+    r = recipe.parse(windows)
+    assert r.packages["demo-mingw"].debian_source == "demo"
+    assert recipe.parse(GOOD).packages["demo"].debian_source == "demo"
+    with pytest.raises(recipe.RecipeError, match="not a Debian source package name"):
+        recipe.parse(windows.replace('source = "demo"', 'source = "Demo Source"'))
+
+
+def test_a_defect_of_portable_code_moving_to_windows_names_its_home() -> None:
+    r = recipe.parse(GOOD)
+    assert r.defects[0].home == "ILP32"
+    lp64 = recipe.parse(GOOD.replace('model = "LP64"', 'model = "LLP64"\nhome = "LP64"'))
+    assert (lp64.defects[0].home, lp64.defects[0].model) == ("LP64", "LLP64")
+    assert measure.model_cell(lp64.defects[0]) == "LLP64 (from LP64)"
+    with pytest.raises(recipe.RecipeError, match="nothing moves"):
+        recipe.parse(GOOD.replace('model = "LP64"', 'model = "LP64"\nhome = "LP64"'))
+    with pytest.raises(recipe.RecipeError, match="neither ILP32 nor LP64"):
+        recipe.parse(GOOD.replace('model = "LP64"', 'model = "LP64"\nhome = "ILP16"'))

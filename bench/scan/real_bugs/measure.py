@@ -8,7 +8,8 @@ every tool on each defect's file with the package's -D/-I flags and the
 target of the defect's data model (aarch64-linux-gnu for LP64, MinGW
 x86_64-w64-mingw32 for LLP64):
 
-    portkit scan -p DB --to MODEL FILES      (DB: those files with those flags)
+    portkit scan -p DB --from HOME --to MODEL FILES   (DB: those files with those flags;
+                                             HOME: ILP32, or LP64 for portable code)
     aarch64-linux-gnu-gcc -fsyntax-only -Wall -Wextra -Wconversion -Wformat -Wimplicit-function-declaration
     clang --target=aarch64-linux-gnu -fsyntax-only -Wshorten-64-to-32 -Wconversion -Wformat
     cppcheck --enable=portability --platform=unix64
@@ -91,21 +92,22 @@ PEERS: tuple[scanbench.Peer, ...] = (
 
 def fetch_pinned(package: corpus_recipe.Package, into: Path) -> Path:
     """The unpacked tree of exactly bookworm's version (fetched and unpacked once)."""
-    where = into / package.name
+    where = into / package.name  # a tree per recipe name: a Windows configuration has its own
     where.mkdir(parents=True, exist_ok=True)
+    source = package.debian_source
     bare = package.version.split(":", 1)[-1]  # apt's file names leave out the epoch
-    tree = where / f"{package.name}-{bare}"
+    tree = where / f"{source}-{bare}"
     if (tree / "debian").is_dir():
         return tree
-    dscs = list(where.glob(f"{package.name}_{bare}.dsc"))
+    dscs = list(where.glob(f"{source}_{bare}.dsc"))
     if not dscs:
-        proc = scanbench.run(["apt-get", "source", "--download-only", f"{package.name}={package.version}"], where)
+        proc = scanbench.run(["apt-get", "source", "--download-only", f"{source}={package.version}"], where)
         if proc.returncode != 0:
             last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-            raise RuntimeError(f"apt-get source {package.name}={package.version} failed: {last}")
-        dscs = list(where.glob(f"{package.name}_{bare}.dsc"))
+            raise RuntimeError(f"apt-get source {source}={package.version} failed: {last}")
+        dscs = list(where.glob(f"{source}_{bare}.dsc"))
         if not dscs:
-            raise RuntimeError(f"apt-get source left no {package.name}_{bare}.dsc")
+            raise RuntimeError(f"apt-get source left no {source}_{bare}.dsc")
     proc = scanbench.run(["dpkg-source", "-x", "--no-check", dscs[0].name, tree.name], where)
     if proc.returncode != 0 or not (tree / "debian").is_dir():
         raise RuntimeError(f"dpkg-source -x {dscs[0].name} failed: {proc.stderr.strip()[-300:]}")
@@ -204,15 +206,16 @@ def incomplete_paths(document: Mapping, cwd: Path) -> dict[Path, str]:
 
 def portkit_verdicts(portkit: list[str], cases: Sequence[Case], work: Path) -> dict[str, Verdict]:
     """One portkit run per (package, model): its files through a compile database of their flags."""
-    groups: dict[tuple[str, str], list[Case]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[Case]] = defaultdict(list)
     for c in cases:
-        groups[(c.defect.package, c.defect.model)].append(c)
+        groups[(c.defect.package, c.defect.home, c.defect.model)].append(c)
     verdicts: dict[str, Verdict] = {}
-    for (package, model), group in groups.items():
+    for (package, home, model), group in groups.items():
         cwd = group[0].source.cwd
-        db = compile_database(group, work / "db" / f"{package}-{model}")
+        db = compile_database(group, work / "db" / f"{package}-{home}-{model}")
         files = sorted({str(c.source.path) for c in group})
-        document = scanbench.portkit_scan(portkit, ["-p", str(db), "--to", model, "--no-cache", *files], cwd)
+        move = ["--from", home, "--to", model]
+        document = scanbench.portkit_scan(portkit, ["-p", str(db), *move, "--no-cache", *files], cwd)
         found = findings_by_line(document, cwd)
         incomplete = incomplete_paths(document, cwd)
         for c in group:
@@ -231,6 +234,11 @@ def pct(hit: int, total: int) -> str:
 
 def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def model_cell(d: corpus_recipe.Defect) -> str:
+    """The model it breaks in, and where it came from when that is not 32-bit code."""
+    return d.model if d.home == "ILP32" else f"{d.model} (from {d.home})"
 
 
 def mark(v: Verdict | None) -> str:
@@ -273,7 +281,7 @@ def report(
         d = c.defect
         lines = ",".join(map(str, d.lines))
         table.append(
-            f"| [{d.package}]({d.fix}) | {d.file}:{lines} | {d.kind} | {d.model} | "
+            f"| [{d.package}]({d.fix}) | {d.file}:{lines} | {d.kind} | {model_cell(d)} | "
             + " | ".join(mark(results[t][d.key]) for t in tools)
             + " |"
         )
@@ -285,7 +293,8 @@ def report(
         reason = d.miss or "**no reason written yet**"
         if v.failed:
             reason = f"the file was not parsed completely ({v.failed}); {reason}"
-        misses.append(f"- {d.package} {d.file}:{','.join(map(str, d.lines))} ({d.kind}, {d.model}): {cell(reason)}")
+        where = f"{d.file}:{','.join(map(str, d.lines))}"
+        misses.append(f"- {d.package} {where} ({d.kind}, {model_cell(d)}): {cell(reason)}")
     stale = [
         f"- {c.defect.package} {c.defect.file}: found now, but the recipe still gives a reason for a miss"
         for c in cases
@@ -320,6 +329,15 @@ def report(
         "",
         *(["Reasons to re-read (the defect is found now):", "", *stale, ""] if stale else []),
     ]
+
+
+def tool_versions(peers: Sequence[scanbench.Peer], portkit: list[str], cases: Sequence[Case]) -> list[str]:
+    """Each tool's version; the MinGW compiler's too when LLP64 entries are checked with it."""
+    out = scanbench.versions(peers, portkit)
+    if any(c.defect.model == "LLP64" for c in cases) and any(p.key == "gcc" for p in peers):
+        text = scanbench.run([scanbench.TRIPLES["LLP64"] + "-gcc", "--version"]).stdout
+        out.append((text.strip().splitlines() or ["x86_64-w64-mingw32-gcc: ?"])[0])
+    return out
 
 
 def main() -> None:
@@ -379,7 +397,7 @@ def main() -> None:
         BEGIN,
         f"Machine: {machine()}.",
         "",
-        "Versions: " + "; ".join(scanbench.versions(peers, portkit)) + ".",
+        "Versions: " + "; ".join(tool_versions(peers, portkit, cases)) + ".",
         "",
         *(["Left out: " + "; ".join(left_out) + ".", ""] if left_out else []),
         *report(recipe, cases, results, titles, skipped),

@@ -27,13 +27,20 @@ CLASSES = {
     "implicit-declaration": "a call to an undeclared function that returns a pointer: int truncates it",
     "time-t-truncation": "time_t stored in an int or another 32-bit type",
     "pointer-aliasing": "a 32-bit object written through a pointer to long (or the reverse)",
+    "sizeof-width": "a size or count computed with a 32-bit type's width where a pointer-sized one is meant",
+    "off-t-truncation": "a file size or offset held in a 32-bit off_t or long (files of 2 GiB and more)",
 }
 MODELS = ("LP64", "LLP64")
+# Where the code worked before the move (portkit scan --from): 32-bit code
+# (ILP32, the default), or LP64 for portable code that works on 64-bit Linux
+# and breaks when built for 64-bit Windows, where `long` stays 32 bits.
+HOMES = ("ILP32", "LP64")
 # How a candidate was found: in upstream's history (the fix's message or diff),
 # or from a warning aarch64's compiler gives and arm's does not, then the
 # upstream fix of that line (these favour the compilers: reported apart).
 FOUND_VIA = ("upstream history", "compiler")
 _VERSION = re.compile(r"^(\d+:)?[0-9][A-Za-z0-9.+~-]*$")
+_SOURCE_NAME = re.compile(r"^[a-z0-9][a-z0-9.+-]+$")
 _LINK = re.compile(r"^https://\S+$")
 _FLAG = re.compile(r"^-(D|U|I|include|isystem|idirafter|iquote|std=)")
 
@@ -44,11 +51,16 @@ class RecipeError(ValueError):
 
 @dataclass(frozen=True)
 class Package:
-    name: str  # the Debian source package
+    name: str  # the recipe's name for this tree: the source package, or a label for a second configuration
     version: str  # bookworm's version, as `apt-get source NAME=VERSION` takes it
     upstream: str  # the upstream repository
     configure: tuple[str, ...]  # run once in the unpacked tree before anything parses; () for none
     flags: tuple[str, ...]  # -D/-I/-include... every tool gets, relative to the tree
+    source: str = ""  # the Debian source package when `name` is a label (a Windows build of it); else name
+
+    @property
+    def debian_source(self) -> str:
+        return self.source or self.name
 
 
 @dataclass(frozen=True)
@@ -63,6 +75,7 @@ class Defect:
     found_via: str  # one of FOUND_VIA
     defines: tuple[str, ...] = ()  # -D the defect needs to be compiled (a debug branch)
     miss: str = ""  # why portkit does not report it, when it does not (a person's reading)
+    home: str = "ILP32"  # one of HOMES: the data model the code worked in
 
     @property
     def key(self) -> str:
@@ -107,7 +120,10 @@ def _package(name: str, entry: object) -> Package:
     odd = [f for f in flags if f.startswith("-") and not _FLAG.match(f)]
     if odd:
         raise RecipeError(f"{where}: flags may only say where headers are and what is defined, not {odd[0]}")
-    return Package(name, version, upstream, _words(entry, "configure", where), flags)
+    source = _text(entry, "source", where, required=False)
+    if source and not _SOURCE_NAME.match(source):
+        raise RecipeError(f"{where}: source '{source}' is not a Debian source package name")
+    return Package(name, version, upstream, _words(entry, "configure", where), flags, source)
 
 
 def _relative(path: str, where: str) -> str:
@@ -152,7 +168,12 @@ def _defect(index: int, entry: object, packages: Mapping[str, Package]) -> Defec
         raise RecipeError(f"{where}: found_via '{found_via}' is none of {', '.join(FOUND_VIA)}")
     defines = _words(entry, "defines", where)
     miss = _text(entry, "miss", where, required=False)
-    return Defect(package, file, tuple(lines), kind, model, fix, why, found_via, defines, miss)
+    home = _text(entry, "home", where, required=False) or "ILP32"
+    if home not in HOMES:
+        raise RecipeError(f"{where}: home '{home}' is neither ILP32 nor LP64")
+    if home == model:
+        raise RecipeError(f"{where}: home and model are both {model}: nothing moves")
+    return Defect(package, file, tuple(lines), kind, model, fix, why, found_via, defines, miss, home)
 
 
 def parse(text: str) -> Recipe:
