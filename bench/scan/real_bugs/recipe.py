@@ -27,6 +27,7 @@ CLASSES = {
     "implicit-declaration": "a call to an undeclared function that returns a pointer: int truncates it",
     "time-t-truncation": "time_t stored in an int or another 32-bit type",
     "pointer-aliasing": "a 32-bit object written through a pointer to long (or the reverse)",
+    "size-truncation": "a size_t or ssize_t stored in a 32-bit int or field: a count past 4 GiB is cut",
 }
 MODELS = ("LP64", "LLP64")
 # How a candidate was found: in upstream's history (the fix's message or diff),
