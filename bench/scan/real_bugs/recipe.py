@@ -29,6 +29,7 @@ CLASSES = {
     "pointer-aliasing": "a 32-bit object written through a pointer to long (or the reverse)",
     "sizeof-width": "a size or count computed with a 32-bit type's width where a pointer-sized one is meant",
     "off-t-truncation": "a file size or offset held in a 32-bit off_t or long (files of 2 GiB and more)",
+    "size-truncation": "a size_t or ssize_t stored in a 32-bit int or field: a count past 4 GiB is cut",
 }
 MODELS = ("LP64", "LLP64")
 # Where the code worked before the move (portkit scan --from): 32-bit code
