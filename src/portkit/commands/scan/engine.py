@@ -22,13 +22,12 @@ from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
-from portkit.cparse.libclang import Inclusion, cindex, inclusions, quick
+from portkit.cparse.libclang import Inclusion, cindex, inclusions
 from portkit.cparse.parse import Problem, build_machine_includes, parse
-from portkit.cparse.walk import CONVERSION, KIND, children
+from portkit.cparse.walk import CONVERSION, KIND, own_tops
 from portkit.cparse.walk import walk as cwalk
 from portkit.findings.model import Finding, Incomplete, Rule
 
-PREPROCESSING = 500  # CXCursor_FirstPreprocessing: no declaration from here on
 OPERATOR_KINDS = ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR")  # handlers of these may name their operators
 # Warnings the rules do not ask for stay off: -Wno-everything, then the ones they do.
 QUIET = ("-Wno-everything",)
@@ -217,6 +216,8 @@ def walk(unit: Unit, checks: Sequence[Check]) -> None:
     walked = cwalk(ci, unit.tu, unit.tops, table, operators, interesting)
     unit.walks.insert(0, walked)
     for tag, node, parent, operator in walked.selected:
+        if operator:  # the walk read it: rules need not ask libclang again
+            unit.knows("operator", node, operator)
         if tag & KIND:
             for handler, wanted in table[node._kind_id]:
                 if wanted is None or operator in wanted:
@@ -254,14 +255,7 @@ def _interesting_conversions(unit: Unit) -> dict[int, frozenset[int]]:
 
 def own_declarations(tu) -> list:
     """The top-level declarations of the project's own files, not of system headers."""
-    in_system_header = quick(cindex()).in_system_header
-    own = []
-    for top in children(cindex(), tu.cursor):
-        if top._kind_id >= PREPROCESSING:
-            continue  # the preprocessor's record: macros' definitions and uses, #includes
-        if not in_system_header(top) and top.location.file is not None:  # the cheaper question first
-            own.append(top)
-    return own
+    return own_tops(cindex(), tu)
 
 
 def _conversion(unit: Unit, value, result, checks: list) -> None:
