@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from portkit.commands.scan.macros import arguments_at, definitions
+from portkit.commands.scan.unit import identity
 from portkit.core.abis import parse_abi
 from portkit.cparse.libclang import binary_operator, cindex
 from portkit.cparse.parse import parse
@@ -19,7 +20,9 @@ from portkit.cparse.walk import (
     arguments,
     callee,
     cursor_type,
+    kind_table,
     own_tops,
+    preorder,
     strip,
     tops_of_kind,
     walk,
@@ -210,6 +213,19 @@ def test_node_questions_answer_as_the_bindings_do(tmp_path: Path) -> None:
         assert [bytes(a) for a in arguments(ci, call)] == [bytes(a) for a in call.get_arguments()]
     assert called.count("sum") == 2  # the call through a pointer has no callee
     assert arguments(ci, tu.cursor) == []  # not a call: none
+
+
+def test_preorder_is_walk_preorder_of_the_kinds_asked_for(tmp_path: Path) -> None:
+    ci, tu, _ = parsed_calls(tmp_path)
+    kinds = {ci.CursorKind.CALL_EXPR.value, ci.CursorKind.DECL_REF_EXPR.value, ci.CursorKind.FUNCTION_DECL.value}
+    table = kind_table(kinds)
+    for top in own_tops(ci, tu):
+        expected = [n for n in top.walk_preorder() if n._kind_id in kinds]
+        # as the scan tells nodes apart (a recursive visit gives an expression its declaration, data[0])
+        assert [identity(n) for n in preorder(ci, top, table)] == [identity(n) for n in expected]
+    use = own_tops(ci, tu)[-1]
+    assert [n.spelling for n in preorder(ci, use, table)][:4] == ["use", "sum", "sum", "n"]  # itself first
+    assert preorder(ci, use, kind_table(())) == []
 
 
 @settings(max_examples=300, deadline=None)

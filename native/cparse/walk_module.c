@@ -36,6 +36,9 @@
  *   arguments(library, call) -> bytes             a call's arguments, CXCursors
  *   tops_of_kind(library, tu, kind) -> bytes     the translation unit's top-level
  *                  declarations of one CXCursorKind (TYPEDEF_DECL), system headers' too
+ *   preorder(library, cursor, kinds) -> bytes     the node and every node below it
+ *                  whose kind is wanted (kinds: as walk's), in the order
+ *                  cursor.walk_preorder() gives them, CXCursors
  *   strip(library, cursor) -> bytes               the expression under implicit
  *                  conversions and parentheses (an implicit node wider than its
  *                  child, such as va_arg, stays)
@@ -595,6 +598,49 @@ static PyObject *py_tops_of_kind(PyObject *module, PyObject *args)
     return result;
 }
 
+typedef struct {
+    Children found;
+    const uint8_t *kinds;
+} Preorder;
+
+static int collect_preorder(Cursor c, Cursor parent, void *data)
+{
+    Preorder *wanted = data;
+    if (c.kind >= 0 && c.kind < KINDS && wanted->kinds[c.kind] && collect(c, parent, &wanted->found) == 0)
+        return 0; /* out of memory: CXChildVisit_Break */
+    return 2;     /* CXChildVisit_Recurse */
+}
+
+/* preorder(library, cursor, kinds): the bindings' walk_preorder() makes a
+ * Python object and a callback of every node below a statement; the scan
+ * asks it for the few of some kinds (what a statement assigns). */
+static PyObject *py_preorder(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *cursor_obj;
+    Py_buffer kinds;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sOy*", &library, &cursor_obj, &kinds))
+        return NULL;
+    PyObject *result = NULL;
+    if (load(library) != 0 || cursor_from(cursor_obj, &c, "cursor") != 0 || sized(&kinds, KINDS, "kinds") != 0)
+        goto out;
+    Preorder wanted = {{NULL, 0, 0, 0}, kinds.buf};
+    if (c.kind >= 0 && c.kind < KINDS && wanted.kinds[c.kind])
+        collect(c, c, &wanted.found); /* the node itself first, as walk_preorder() */
+    if (!wanted.found.failed)
+        clang.visit_children(c, collect_preorder, &wanted);
+    Children *found = &wanted.found;
+    result = found->failed ? PyErr_NoMemory()
+                           : PyBytes_FromStringAndSize((const char *)found->cursors,
+                                                       (Py_ssize_t)(found->count * sizeof(Cursor)));
+    free(found->cursors);
+out:
+    PyBuffer_Release(&kinds);
+    return result;
+}
+
 static int first_child(Cursor c, Cursor parent, void *data)
 {
     (void)parent;
@@ -692,6 +738,7 @@ static PyMethodDef module_methods[] = {
     {"children", py_children, METH_VARARGS, "children(library, cursor) -> bytes: a node's children"},
     {"own_tops", py_own_tops, METH_VARARGS, "own_tops(library, tu) -> bytes: the project's top-level declarations"},
     {"tops_of_kind", py_tops_of_kind, METH_VARARGS, "tops_of_kind(library, tu, kind) -> bytes: top-level declarations"},
+    {"preorder", py_preorder, METH_VARARGS, "preorder(library, cursor, kinds) -> bytes: the node and those below it"},
     {"strip", py_strip, METH_VARARGS, "strip(library, cursor) -> bytes: under implicit conversions and parentheses"},
     {"walk", py_walk, METH_VARARGS,
      "walk(library, tu, tops, kinds, operators, conversions) -> Walk: the nodes the rules asked for"},

@@ -62,6 +62,20 @@ def tops_of_kind(ci, tu, kind: int) -> list:
     return _cursors(ci, _clangwalk.tops_of_kind(ci.conf.lib._name, bytes(tu.cursor), kind), tu)
 
 
+def kind_table(kinds: Iterable[int]) -> bytes:
+    """CXCursorKind numbers as the walk's table of wanted kinds (made once, for preorder())."""
+    table = bytearray(_clangwalk.KINDS)
+    for kind in kinds:
+        table[kind] = 1
+    return bytes(table)
+
+
+def preorder(ci, cursor, kinds: bytes) -> list:
+    """The node and the nodes below it whose kinds a kind_table() holds, in
+    the order cursor.walk_preorder() gives them, found in C."""
+    return _cursors(ci, _clangwalk.preorder(ci.conf.lib._name, bytes(cursor), kinds), cursor._tu)
+
+
 def strip(ci, cursor):
     """The expression under implicit conversions and parentheses; an implicit
     node wider than its child (va_arg, which libclang shows the same way) stays."""

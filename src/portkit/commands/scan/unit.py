@@ -27,7 +27,17 @@ from portkit.cparse.libclang import (
     skipped_lines,
     unary_operator,
 )
-from portkit.cparse.walk import arguments, callee, children, cursor_type, strip, tops_of_kind, walk
+from portkit.cparse.walk import (
+    arguments,
+    callee,
+    children,
+    cursor_type,
+    kind_table,
+    preorder,
+    strip,
+    tops_of_kind,
+    walk,
+)
 from portkit.findings.model import Finding, Location, Rule
 
 # C library functions whose result is a typedef that clang's own declaration of
@@ -44,9 +54,10 @@ _UNKNOWN = object()
 # What decides whether a macro made a finding: a node, a function finding it, or None (no macro question).
 Anchor = Any
 # Nodes whose names say which line of a macro's body an expression is on.
-NAMING_KINDS = frozenset({101, 102, 103})  # CXCursor_DeclRefExpr, MemberRefExpr, CallExpr
+NAMING = kind_table((101, 102, 103))  # CXCursor_DeclRefExpr, MemberRefExpr, CallExpr
 IMPLICIT_KIND = 100  # CXCursor_UnexposedExpr: what libclang shows an implicit conversion as
 CALL_KIND = 103  # CXCursor_CallExpr
+CALLS = kind_table((CALL_KIND,))
 STRIPPED_KINDS = frozenset({100, 111})  # CXCursor_UnexposedExpr, CXCursor_ParenExpr: what strip() looks under
 
 
@@ -388,9 +399,7 @@ class Unit:
         place says whether a macro's body made the finding: the conversion's
         destination, the cast, the call. When it was, the finding goes to the
         macro's definition, once for all its uses."""
-        if self.lost_headers and any(
-            n._kind_id == CALL_KIND and self.calls_undeclared(n) for n in cursor.walk_preorder()
-        ):
+        if self.lost_headers and any(self.calls_undeclared(n) for n in preorder(self.ci, cursor, CALLS)):
             return  # what clang took for an undeclared function's int may be the missing header's doing
         extent = cursor.extent
         start, end = extent.start, extent.end
@@ -429,10 +438,10 @@ class Unit:
         if node._kind_id == CALL_KIND:
             # a call whose function's name a macro makes (`#define CHECK_INVARIANT SORT_MAKE_STR(check_invariant)`):
             # the macro made the finding only if its body names what the call's arguments name
-            passed = [n for argument in list(node.get_arguments()) for n in _names(argument)]
+            passed = [n for argument in list(node.get_arguments()) for n in _names(self.ci, argument)]
             place = self._macro_index().place(word, passed, arguments, strict=True)
         else:
-            place = self._macro_index().place(word, _names(node), arguments)
+            place = self._macro_index().place(word, _names(self.ci, node), arguments)
         if place is None:
             return None
         location = Location(place.macro.path, place.line, place.column, place.line, place.end_column)
@@ -500,9 +509,9 @@ def _definitions(stamp: tuple[str, int, int, int, int], cwd: str) -> tuple:
     return tuple(definitions(shown_path(stamp[0]), _read(stamp)))
 
 
-def _names(node) -> list[str]:
+def _names(ci, node) -> list[str]:
     """The variables, members and functions an expression names, in order."""
-    return [n.spelling for n in node.walk_preorder() if n._kind_id in NAMING_KINDS and n.spelling]
+    return [n.spelling for n in preorder(ci, node, NAMING) if n.spelling]
 
 
 def identity(cursor) -> tuple:
