@@ -9,9 +9,11 @@ asked for; then clang's diagnostics go to the rules that explain them.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +70,26 @@ class Scanned:
 
 
 def scan_unit(job: ScanJob) -> Scanned:
+    with _no_cycle_collection():
+        return _scan_unit(job)
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector off while one unit is scanned: the scan keeps
+    hundreds of thousands of small objects (cursors, answers) alive until it
+    ends, and each collection walked them all again, a quarter of sqlite3.c's
+    scan. What cycles it makes are collected when it is switched back on."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _scan_unit(job: ScanJob) -> Scanned:
     ci = cindex()
     checks = [c for c in CHECKS if c.rule.id in job.rules]
     warnings = sorted({option for c in checks for option in c.diagnostics})
