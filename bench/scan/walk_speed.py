@@ -65,10 +65,11 @@ def main() -> None:
     parser.add_argument("--portkit", action="append", required=True, help="NAME=COMMAND, once per build compared")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, default=Path("/tmp/walk-speed"))
+    parser.add_argument("--builds", type=Path, default=BUILDS, help="where NAME/compile_commands.json are")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for project in args.projects:
-        build = BUILDS / project
+        build = args.builds / project
         contenders = {"clang": clang_run(build / "compile_commands.json")}
         for given in args.portkit:
             name, _, command = given.partition("=")
