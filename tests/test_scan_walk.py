@@ -10,10 +10,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from portkit.commands.scan.macros import arguments_at, definitions
+from portkit.commands.scan.unit import identity
 from portkit.core.abis import parse_abi
 from portkit.cparse.libclang import binary_operator, cindex
 from portkit.cparse.parse import parse
-from portkit.cparse.walk import CONVERSION, KIND, walk
+from portkit.cparse.walk import (
+    CONVERSION,
+    KIND,
+    arguments,
+    callee,
+    cursor_type,
+    kind_table,
+    own_tops,
+    preorder,
+    strip,
+    tops_of_kind,
+    walk,
+)
 
 CODE = """#include <stddef.h>
 struct rec { long a; int b; };
@@ -111,6 +124,108 @@ LINES = st.lists(
     ),
     max_size=30,
 )
+
+
+# Calls direct and through a pointer, parentheses, implicit conversions, a
+# va_arg (an implicit node wider than its child), a macro, typedefs of the
+# project and of the system's headers.
+CALLS = """#include <stdarg.h>
+#include <stddef.h>
+#define TWICE(x) ((x) * 2)
+typedef unsigned long word;
+static long sum(int n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    long total = (long) va_arg(ap, int);
+    va_end(ap);
+    return total + TWICE(n);
+}
+long (*through)(int, ...) = sum;
+word use(size_t n)
+{
+    word w = (word) sum(2, (int) n, 3);
+    return w + through(1, 2) + ((sum(0)));
+}
+"""
+
+
+def parsed_calls(tmp_path: Path):
+    path = tmp_path / "calls.c"
+    path.write_text(CALLS)
+    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True, preprocessor_record=True)
+    assert tu is not None and not errors
+    return cindex(), tu, path
+
+
+def bindings_strip(ci, cursor):
+    """What scan's strip did in Python with the bindings: under implicit
+    conversions and parentheses, unless the implicit node is wider than its child."""
+    kinds = (ci.CursorKind.UNEXPOSED_EXPR, ci.CursorKind.PAREN_EXPR)
+    while cursor.kind in kinds:
+        inner = next(iter(cursor.get_children()), None)
+        if inner is None or (cursor.kind == ci.CursorKind.UNEXPOSED_EXPR and inner.extent != cursor.extent):
+            break
+        cursor = inner
+    return cursor
+
+
+def test_own_tops_are_the_project_declarations_libclang_lists(tmp_path: Path) -> None:
+    ci, tu, path = parsed_calls(tmp_path)
+    expected = [
+        c
+        for c in tu.cursor.get_children()
+        if c._kind_id < 500 and c.location.file is not None and not c.location.is_in_system_header
+    ]
+    found = own_tops(ci, tu)
+    assert [bytes(c) for c in found] == [bytes(c) for c in expected]
+    assert [c.spelling for c in found] == ["word", "sum", "through", "use"]
+    assert all(c.location.file.name == str(path) for c in found)
+
+
+def test_tops_of_kind_include_the_system_headers(tmp_path: Path) -> None:
+    ci, tu, _ = parsed_calls(tmp_path)
+    kind = ci.CursorKind.TYPEDEF_DECL
+    found = tops_of_kind(ci, tu, kind.value)
+    assert [bytes(c) for c in found] == [bytes(c) for c in tu.cursor.get_children() if c.kind == kind]
+    assert {"size_t", "va_list", "word"} <= {c.spelling for c in found}
+
+
+def test_node_questions_answer_as_the_bindings_do(tmp_path: Path) -> None:
+    ci, tu, _ = parsed_calls(tmp_path)
+    nodes = [node for top in own_tops(ci, tu) for node, _ in everything(ci, top)]
+    for node in nodes:
+        node._tu = tu  # as the walk's nodes have it
+    calls = [n for n in nodes if n.kind == ci.CursorKind.CALL_EXPR]
+    assert len(calls) >= 5
+    for node in nodes:
+        assert bytes(strip(ci, node)) == bytes(bindings_strip(ci, node))
+        assert cursor_type(ci, node).spelling == node.type.spelling
+        assert cursor_type(ci, node).kind == node.type.kind
+    called = []
+    for call in calls:
+        expected = call.referenced
+        if expected is None or expected.kind != ci.CursorKind.FUNCTION_DECL:
+            assert callee(ci, call) is None
+        else:
+            assert bytes(callee(ci, call)) == bytes(expected)
+            called.append(callee(ci, call).spelling)
+        assert [bytes(a) for a in arguments(ci, call)] == [bytes(a) for a in call.get_arguments()]
+    assert called.count("sum") == 2  # the call through a pointer has no callee
+    assert arguments(ci, tu.cursor) == []  # not a call: none
+
+
+def test_preorder_is_walk_preorder_of_the_kinds_asked_for(tmp_path: Path) -> None:
+    ci, tu, _ = parsed_calls(tmp_path)
+    kinds = {ci.CursorKind.CALL_EXPR.value, ci.CursorKind.DECL_REF_EXPR.value, ci.CursorKind.FUNCTION_DECL.value}
+    table = kind_table(kinds)
+    for top in own_tops(ci, tu):
+        expected = [n for n in top.walk_preorder() if n._kind_id in kinds]
+        # as the scan tells nodes apart (a recursive visit gives an expression its declaration, data[0])
+        assert [identity(n) for n in preorder(ci, top, table)] == [identity(n) for n in expected]
+    use = own_tops(ci, tu)[-1]
+    assert [n.spelling for n in preorder(ci, use, table)][:4] == ["use", "sum", "sum", "n"]  # itself first
+    assert preorder(ci, use, kind_table(())) == []
 
 
 @settings(max_examples=300, deadline=None)

@@ -27,6 +27,21 @@
  *                  is its parent), one CXBinaryOperatorKind byte each (0: none)
  *   Walk.parent(cursor) -> bytes | None          a walked node's parent
  *   children(library, cursor) -> bytes            a node's children, CXCursors one after another
+ *   own_tops(library, tu) -> bytes                the translation unit's top-level
+ *                  declarations in the project's own files (not the preprocessor's
+ *                  record, not a system header's, not clang's builtins), CXCursors
+ *   callee(library, call) -> bytes | None          the function a call expression
+ *                  calls (None: a call through a pointer)
+ *   cursor_type(library, cursor) -> bytes         a node's CXType
+ *   arguments(library, call) -> bytes             a call's arguments, CXCursors
+ *   tops_of_kind(library, tu, kind) -> bytes     the translation unit's top-level
+ *                  declarations of one CXCursorKind (TYPEDEF_DECL), system headers' too
+ *   preorder(library, cursor, kinds) -> bytes     the node and every node below it
+ *                  whose kind is wanted (kinds: as walk's), in the order
+ *                  cursor.walk_preorder() gives them, CXCursors
+ *   strip(library, cursor) -> bytes               the expression under implicit
+ *                  conversions and parentheses (an implicit node wider than its
+ *                  child, such as va_arg, stays)
  *
  * Nodes are told apart as Python's scan does (unit.identity): an expression
  * or statement by its kind and clang node (data[1]), anything else by all of
@@ -63,6 +78,14 @@ typedef struct {
     int kind;
     void *data[2];
 } Type;
+typedef struct {
+    const void *ptr_data[2];
+    unsigned int_data;
+} Location;
+typedef struct {
+    const void *ptr_data[2];
+    unsigned begin_int_data, end_int_data;
+} Range;
 typedef int (*Visitor)(Cursor, Cursor, void *);
 
 static struct {
@@ -71,6 +94,14 @@ static struct {
     Type (*cursor_type)(Cursor);
     Type (*canonical_type)(Type);
     int (*binary_operator_kind)(Cursor);
+    Location (*cursor_location)(Cursor);
+    int (*in_system_header)(Location);
+    void (*expansion_location)(Location, void **, unsigned *, unsigned *, unsigned *);
+    Range (*cursor_extent)(Cursor);
+    unsigned (*equal_ranges)(Range, Range);
+    Cursor (*referenced)(Cursor);
+    int (*argument_count)(Cursor);
+    Cursor (*argument)(Cursor, unsigned);
 } clang;
 
 static int load(const char *library)
@@ -88,7 +119,17 @@ static int load(const char *library)
     *(void **)&clang.cursor_type = dlsym(handle, "clang_getCursorType");
     *(void **)&clang.canonical_type = dlsym(handle, "clang_getCanonicalType");
     *(void **)&clang.binary_operator_kind = dlsym(handle, "clang_getCursorBinaryOperatorKind");
-    if (!clang.visit_children || !clang.cursor_type || !clang.canonical_type || !clang.binary_operator_kind) {
+    *(void **)&clang.cursor_location = dlsym(handle, "clang_getCursorLocation");
+    *(void **)&clang.in_system_header = dlsym(handle, "clang_Location_isInSystemHeader");
+    *(void **)&clang.expansion_location = dlsym(handle, "clang_getExpansionLocation");
+    *(void **)&clang.cursor_extent = dlsym(handle, "clang_getCursorExtent");
+    *(void **)&clang.equal_ranges = dlsym(handle, "clang_equalRanges");
+    *(void **)&clang.referenced = dlsym(handle, "clang_getCursorReferenced");
+    *(void **)&clang.argument_count = dlsym(handle, "clang_Cursor_getNumArguments");
+    *(void **)&clang.argument = dlsym(handle, "clang_Cursor_getArgument");
+    if (!clang.visit_children || !clang.cursor_type || !clang.canonical_type || !clang.binary_operator_kind ||
+        !clang.referenced || !clang.argument_count || !clang.argument || !clang.cursor_location || !clang.in_system_header || !clang.expansion_location || !clang.cursor_extent ||
+        !clang.equal_ranges) {
         PyErr_Format(PyExc_OSError, "libclang %s lacks a function the walk needs", library);
         return -1;
     }
@@ -486,8 +527,219 @@ static PyObject *py_children(PyObject *module, PyObject *args)
     return result;
 }
 
+#define FIRST_PREPROCESSING 500 /* CXCursor_FirstPreprocessing: the record of macros and #includes */
+
+static int collect_own(Cursor c, Cursor parent, void *data)
+{
+    if (c.kind >= FIRST_PREPROCESSING)
+        return 1; /* CXChildVisit_Continue */
+    Location where = clang.cursor_location(c);
+    if (clang.in_system_header(where))
+        return 1;
+    void *file = NULL;
+    clang.expansion_location(where, &file, NULL, NULL, NULL);
+    return file ? collect(c, parent, data) : 1; /* no file: clang's own builtins */
+}
+
+/* own_tops(library, tu): the project's top-level declarations. A unit that
+ * includes the C library has thousands of the system's, each of which cost a
+ * cursor in Python and two calls into libclang to be left out. */
+static PyObject *py_own_tops(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *cursor_obj;
+    Cursor tu;
+    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
+        cursor_from(cursor_obj, &tu, "tu") != 0)
+        return NULL;
+    Children found = {NULL, 0, 0, 0};
+    Py_BEGIN_ALLOW_THREADS
+    clang.visit_children(tu, collect_own, &found);
+    Py_END_ALLOW_THREADS
+    PyObject *result = found.failed ? PyErr_NoMemory()
+                                    : PyBytes_FromStringAndSize((const char *)found.cursors,
+                                                                (Py_ssize_t)(found.count * sizeof(Cursor)));
+    free(found.cursors);
+    return result;
+}
+
+typedef struct {
+    Children found;
+    int kind;
+} OfKind;
+
+static int collect_of_kind(Cursor c, Cursor parent, void *data)
+{
+    OfKind *wanted = data;
+    return c.kind == wanted->kind ? collect(c, parent, &wanted->found) : 1; /* CXChildVisit_Continue */
+}
+
+/* tops_of_kind(library, tu, kind): a unit's typedefs, say, without a
+ * cursor in Python for each of the thousands of other declarations. */
+static PyObject *py_tops_of_kind(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *cursor_obj;
+    Cursor tu;
+    OfKind wanted = {{NULL, 0, 0, 0}, 0};
+    if (!PyArg_ParseTuple(args, "sOi", &library, &cursor_obj, &wanted.kind) || load(library) != 0 ||
+        cursor_from(cursor_obj, &tu, "tu") != 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    clang.visit_children(tu, collect_of_kind, &wanted);
+    Py_END_ALLOW_THREADS
+    Children *found = &wanted.found;
+    PyObject *result = found->failed ? PyErr_NoMemory()
+                                     : PyBytes_FromStringAndSize((const char *)found->cursors,
+                                                                 (Py_ssize_t)(found->count * sizeof(Cursor)));
+    free(found->cursors);
+    return result;
+}
+
+typedef struct {
+    Children found;
+    const uint8_t *kinds;
+} Preorder;
+
+static int collect_preorder(Cursor c, Cursor parent, void *data)
+{
+    Preorder *wanted = data;
+    if (c.kind >= 0 && c.kind < KINDS && wanted->kinds[c.kind] && collect(c, parent, &wanted->found) == 0)
+        return 0; /* out of memory: CXChildVisit_Break */
+    return 2;     /* CXChildVisit_Recurse */
+}
+
+/* preorder(library, cursor, kinds): the bindings' walk_preorder() makes a
+ * Python object and a callback of every node below a statement; the scan
+ * asks it for the few of some kinds (what a statement assigns). */
+static PyObject *py_preorder(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *cursor_obj;
+    Py_buffer kinds;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sOy*", &library, &cursor_obj, &kinds))
+        return NULL;
+    PyObject *result = NULL;
+    if (load(library) != 0 || cursor_from(cursor_obj, &c, "cursor") != 0 || sized(&kinds, KINDS, "kinds") != 0)
+        goto out;
+    Preorder wanted = {{NULL, 0, 0, 0}, kinds.buf};
+    if (c.kind >= 0 && c.kind < KINDS && wanted.kinds[c.kind])
+        collect(c, c, &wanted.found); /* the node itself first, as walk_preorder() */
+    if (!wanted.found.failed)
+        clang.visit_children(c, collect_preorder, &wanted);
+    Children *found = &wanted.found;
+    result = found->failed ? PyErr_NoMemory()
+                           : PyBytes_FromStringAndSize((const char *)found->cursors,
+                                                       (Py_ssize_t)(found->count * sizeof(Cursor)));
+    free(found->cursors);
+out:
+    PyBuffer_Release(&kinds);
+    return result;
+}
+
+static int first_child(Cursor c, Cursor parent, void *data)
+{
+    (void)parent;
+    Children *found = data;
+    found->cursors[0] = c;
+    found->count = 1;
+    return 0; /* CXChildVisit_Break */
+}
+
+#define PAREN_EXPR 111
+
+/* strip(library, cursor): rules ask it of most operands they look at; in
+ * Python each step was four calls into libclang through ctypes. */
+static PyObject *py_strip(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *cursor_obj;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
+        cursor_from(cursor_obj, &c, "cursor") != 0)
+        return NULL;
+    while (c.kind == IMPLICIT || c.kind == PAREN_EXPR) {
+        Cursor inner;
+        Children found = {&inner, 0, 1, 0};
+        clang.visit_children(c, first_child, &found);
+        if (!found.count)
+            break;
+        if (c.kind == IMPLICIT && !clang.equal_ranges(clang.cursor_extent(inner), clang.cursor_extent(c)))
+            break; /* wider than its child: no conversion (va_arg) */
+        c = inner;
+    }
+    return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
+}
+
+#define FUNCTION_DECL 8
+
+/* callee(library, call) and cursor_type(library, cursor): what the rules ask
+ * of most calls and operands, without the bindings' wrapping of each result
+ * (which searches the call's arguments for the translation unit, and
+ * compares a cursor with the null one through libclang), 4 of 5 us a call. */
+static PyObject *py_callee(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *cursor_obj;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
+        cursor_from(cursor_obj, &c, "cursor") != 0)
+        return NULL;
+    Cursor called = clang.referenced(c);
+    if (called.kind != FUNCTION_DECL)
+        Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize((const char *)&called, sizeof called);
+}
+
+static PyObject *py_cursor_type(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *cursor_obj;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
+        cursor_from(cursor_obj, &c, "cursor") != 0)
+        return NULL;
+    Type t = clang.cursor_type(c);
+    return PyBytes_FromStringAndSize((const char *)&t, sizeof t);
+}
+
+static PyObject *py_arguments(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *cursor_obj;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
+        cursor_from(cursor_obj, &c, "call") != 0)
+        return NULL;
+    int count = clang.argument_count(c); /* -1: not a call */
+    PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count > 0 ? count : 0) * (Py_ssize_t)sizeof c);
+    if (!result)
+        return NULL;
+    char *to = PyBytes_AsString(result);
+    for (int i = 0; i < count; i++) {
+        Cursor argument = clang.argument(c, (unsigned)i);
+        memcpy(to + (size_t)i * sizeof argument, &argument, sizeof argument);
+    }
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"arguments", py_arguments, METH_VARARGS, "arguments(library, call) -> bytes: a call's arguments"},
+    {"callee", py_callee, METH_VARARGS, "callee(library, call) -> bytes | None: the function a call calls"},
+    {"cursor_type", py_cursor_type, METH_VARARGS, "cursor_type(library, cursor) -> bytes: a node's CXType"},
     {"children", py_children, METH_VARARGS, "children(library, cursor) -> bytes: a node's children"},
+    {"own_tops", py_own_tops, METH_VARARGS, "own_tops(library, tu) -> bytes: the project's top-level declarations"},
+    {"tops_of_kind", py_tops_of_kind, METH_VARARGS, "tops_of_kind(library, tu, kind) -> bytes: top-level declarations"},
+    {"preorder", py_preorder, METH_VARARGS, "preorder(library, cursor, kinds) -> bytes: the node and those below it"},
+    {"strip", py_strip, METH_VARARGS, "strip(library, cursor) -> bytes: under implicit conversions and parentheses"},
     {"walk", py_walk, METH_VARARGS,
      "walk(library, tu, tops, kinds, operators, conversions) -> Walk: the nodes the rules asked for"},
     {NULL, NULL, 0, NULL},
@@ -503,6 +755,7 @@ static int module_exec(PyObject *module)
         Py_DECREF(type);
     if (!failed)
         failed = PyModule_AddIntConstant(module, "CURSOR_BYTES", (long)sizeof(Cursor)) ||
+                 PyModule_AddIntConstant(module, "TYPE_BYTES", (long)sizeof(Type)) ||
                  PyModule_AddIntConstant(module, "KINDS", KINDS) ||
                  PyModule_AddIntConstant(module, "OPERATORS", OPERATORS) ||
                  PyModule_AddIntConstant(module, "CONVERSIONS", CONVERSIONS) ||

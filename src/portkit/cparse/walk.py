@@ -47,14 +47,88 @@ class Walked:
 
 def children(ci, cursor) -> list:
     """A node's children, as cursor.get_children() gives them, found in C."""
-    found = _clangwalk.children(ci.conf.lib._name, bytes(cursor))
+    return _cursors(ci, _clangwalk.children(ci.conf.lib._name, bytes(cursor)), cursor._tu)
+
+
+def own_tops(ci, tu) -> list:
+    """The top-level declarations of the project's own files: not the
+    preprocessor's record, not a system header's, not clang's builtins (no
+    file), chosen in C (a unit has thousands of the system's)."""
+    return _cursors(ci, _clangwalk.own_tops(ci.conf.lib._name, bytes(tu.cursor)), tu)
+
+
+def tops_of_kind(ci, tu, kind: int) -> list:
+    """The translation unit's top-level declarations of one CXCursorKind, system headers' too."""
+    return _cursors(ci, _clangwalk.tops_of_kind(ci.conf.lib._name, bytes(tu.cursor), kind), tu)
+
+
+def kind_table(kinds: Iterable[int]) -> bytes:
+    """CXCursorKind numbers as the walk's table of wanted kinds (made once, for preorder())."""
+    table = bytearray(_clangwalk.KINDS)
+    for kind in kinds:
+        table[kind] = 1
+    return bytes(table)
+
+
+def preorder(ci, cursor, kinds: bytes) -> list:
+    """The node and the nodes below it whose kinds a kind_table() holds, in
+    the order cursor.walk_preorder() gives them, found in C."""
+    return _cursors(ci, _clangwalk.preorder(ci.conf.lib._name, bytes(cursor), kinds), cursor._tu)
+
+
+def strip(ci, cursor):
+    """The expression under implicit conversions and parentheses; an implicit
+    node wider than its child (va_arg, which libclang shows the same way) stays."""
+    data = bytes(cursor)
+    found = _clangwalk.strip(ci.conf.lib._name, data)
+    if found == data:
+        return cursor
+    stripped = ci.Cursor.from_buffer_copy(found)
+    stripped._tu = cursor._tu
+    return stripped
+
+
+def callee(ci, call):
+    """The function a call expression calls (FUNCTION_DECL), or None (a call through a pointer)."""
+    found = _clangwalk.callee(ci.conf.lib._name, bytes(call))
+    if found is None:
+        return None
+    function = ci.Cursor.from_buffer_copy(found)
+    function._tu = call._tu
+    return function
+
+
+def arguments(ci, call) -> list:
+    """A call's arguments, as call.get_arguments() gives them, found in C."""
+    return _cursors(ci, _clangwalk.arguments(ci.conf.lib._name, bytes(call)), call._tu)
+
+
+def cursor_type(ci, cursor):
+    """cursor.type, without the bindings' search of the call's arguments for the translation unit."""
+    found = ci.Type.from_buffer_copy(_clangwalk.cursor_type(ci.conf.lib._name, bytes(cursor)))
+    found._tu = cursor._tu
+    return found
+
+
+def _cursors(ci, found: bytes, tu) -> list:
+    """CXCursors one after another as cursor objects, a copy each (a node's few children)."""
     size = _clangwalk.CURSOR_BYTES
-    tu = cursor._tu
     out = []
     for offset in range(0, len(found), size):
-        child = ci.Cursor.from_buffer_copy(found, offset)
-        child._tu = tu
-        out.append(child)
+        cursor = ci.Cursor.from_buffer_copy(found, offset)
+        cursor._tu = tu
+        out.append(cursor)
+    return out
+
+
+def _many_cursors(ci, found: bytes, tu) -> list:
+    """The same for a walk's thousands: one array of them all, whose items
+    are views into it (half the cost of a copy each)."""
+    if not found:
+        return []
+    out = list((ci.Cursor * (len(found) // _clangwalk.CURSOR_BYTES)).from_buffer_copy(found))
+    for cursor in out:
+        cursor._tu = tu
     return out
 
 
@@ -68,6 +142,7 @@ def walk(
 ) -> Walked:
     size = _clangwalk.CURSOR_BYTES
     assert ctypes.sizeof(ci.Cursor) == size, "libclang's CXCursor is not the walk's"
+    assert ctypes.sizeof(ci.Type) == _clangwalk.TYPE_BYTES, "libclang's CXType is not the walk's"
     wanted_kinds = bytearray(_clangwalk.KINDS)
     for kind in kinds:
         wanted_kinds[kind] = 1
@@ -84,8 +159,13 @@ def walk(
     )
     found = Walked(ci, tu, native)
     nodes, parents, tags, kinds_of_operators = native.selected()
-    found.selected = [
-        (tag, found._cursor(nodes, i * size), found._cursor(parents, i * size), spellings[kinds_of_operators[i]])
-        for i, tag in enumerate(tags)
-    ]
+    found.selected = list(
+        zip(
+            tags,
+            _many_cursors(ci, nodes, tu),
+            _many_cursors(ci, parents, tu),
+            [spellings[k] for k in kinds_of_operators],
+            strict=True,
+        )
+    )
     return found

@@ -9,9 +9,11 @@ asked for; then clang's diagnostics go to the rules that explain them.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,13 +24,12 @@ from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
-from portkit.cparse.libclang import Inclusion, cindex, inclusions, quick
+from portkit.cparse.libclang import Inclusion, cindex, inclusions
 from portkit.cparse.parse import Problem, build_machine_includes, parse
-from portkit.cparse.walk import CONVERSION, KIND, children
+from portkit.cparse.walk import CONVERSION, KIND, own_tops
 from portkit.cparse.walk import walk as cwalk
 from portkit.findings.model import Finding, Incomplete, Rule
 
-PREPROCESSING = 500  # CXCursor_FirstPreprocessing: no declaration from here on
 OPERATOR_KINDS = ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR")  # handlers of these may name their operators
 # Warnings the rules do not ask for stay off: -Wno-everything, then the ones they do.
 QUIET = ("-Wno-everything",)
@@ -69,6 +70,26 @@ class Scanned:
 
 
 def scan_unit(job: ScanJob) -> Scanned:
+    with _no_cycle_collection():
+        return _scan_unit(job)
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector off while one unit is scanned: the scan keeps
+    hundreds of thousands of small objects (cursors, answers) alive until it
+    ends, and each collection walked them all again, a quarter of sqlite3.c's
+    scan. What cycles it makes are collected when it is switched back on."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _scan_unit(job: ScanJob) -> Scanned:
     ci = cindex()
     checks = [c for c in CHECKS if c.rule.id in job.rules]
     warnings = sorted({option for c in checks for option in c.diagnostics})
@@ -217,6 +238,8 @@ def walk(unit: Unit, checks: Sequence[Check]) -> None:
     walked = cwalk(ci, unit.tu, unit.tops, table, operators, interesting)
     unit.walks.insert(0, walked)
     for tag, node, parent, operator in walked.selected:
+        if operator:  # the walk read it: rules need not ask libclang again
+            unit.knows("operator", node, operator)
         if tag & KIND:
             for handler, wanted in table[node._kind_id]:
                 if wanted is None or operator in wanted:
@@ -254,14 +277,7 @@ def _interesting_conversions(unit: Unit) -> dict[int, frozenset[int]]:
 
 def own_declarations(tu) -> list:
     """The top-level declarations of the project's own files, not of system headers."""
-    in_system_header = quick(cindex()).in_system_header
-    own = []
-    for top in children(cindex(), tu.cursor):
-        if top._kind_id >= PREPROCESSING:
-            continue  # the preprocessor's record: macros' definitions and uses, #includes
-        if not in_system_header(top) and top.location.file is not None:  # the cheaper question first
-            own.append(top)
-    return own
+    return own_tops(cindex(), tu)
 
 
 def _conversion(unit: Unit, value, result, checks: list) -> None:

@@ -15,6 +15,7 @@ it names (a variable, a member chain), not by how it is spelled.
 from __future__ import annotations
 
 from portkit.commands.scan.unit import Unit, identity
+from portkit.cparse.walk import kind_table, preorder
 
 PAREN_EXPR = 111
 UNEXPOSED_EXPR = 100
@@ -23,6 +24,7 @@ MEMBER_REF_EXPR = 102
 UNARY_OPERATOR = 112
 BINARY_OPERATOR = 114
 COMPOUND_ASSIGNMENT = 115
+WRITING = kind_table((BINARY_OPERATOR, COMPOUND_ASSIGNMENT, UNARY_OPERATOR))  # the kinds that may write a value
 CONDITIONAL_OPERATOR = 116
 COMPOUND_STMT = 202
 IF_STMT = 205
@@ -202,10 +204,8 @@ def _written(unit: Unit, statement) -> list:
     key = ("written", *identity(statement))
     if key not in unit.notes:
         targets = []
-        for node in statement.walk_preorder():
+        for node in preorder(unit.ci, statement, WRITING):
             kind = node._kind_id
-            if kind not in (BINARY_OPERATOR, COMPOUND_ASSIGNMENT, UNARY_OPERATOR):
-                continue
             if kind == BINARY_OPERATOR and unit.binary_operator(node) != "=":
                 continue
             if kind == UNARY_OPERATOR and unit.unary_operator(node) not in ("++", "--", "&"):

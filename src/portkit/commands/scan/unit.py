@@ -7,8 +7,10 @@ holds only its own logic."""
 from __future__ import annotations
 
 import bisect
+import functools
+import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from portkit.commands.scan.home import Home
@@ -25,7 +27,17 @@ from portkit.cparse.libclang import (
     skipped_lines,
     unary_operator,
 )
-from portkit.cparse.walk import children, walk
+from portkit.cparse.walk import (
+    arguments,
+    callee,
+    children,
+    cursor_type,
+    kind_table,
+    preorder,
+    strip,
+    tops_of_kind,
+    walk,
+)
 from portkit.findings.model import Finding, Location, Rule
 
 # C library functions whose result is a typedef that clang's own declaration of
@@ -42,9 +54,11 @@ _UNKNOWN = object()
 # What decides whether a macro made a finding: a node, a function finding it, or None (no macro question).
 Anchor = Any
 # Nodes whose names say which line of a macro's body an expression is on.
-NAMING_KINDS = frozenset({101, 102, 103})  # CXCursor_DeclRefExpr, MemberRefExpr, CallExpr
+NAMING = kind_table((101, 102, 103))  # CXCursor_DeclRefExpr, MemberRefExpr, CallExpr
 IMPLICIT_KIND = 100  # CXCursor_UnexposedExpr: what libclang shows an implicit conversion as
 CALL_KIND = 103  # CXCursor_CallExpr
+CALLS = kind_table((CALL_KIND,))
+STRIPPED_KINDS = frozenset({100, 111})  # CXCursor_UnexposedExpr, CXCursor_ParenExpr: what strip() looks under
 
 
 @dataclass(frozen=True)
@@ -81,6 +95,7 @@ class Unit:
     _conversions: dict = field(default_factory=dict)  # top-level declaration -> its implicit conversions
     _widths: dict = field(default_factory=dict)
     _quick: Quick | None = None
+    _cursors: dict[bytes, object] = field(default_factory=dict)  # declarations' cursors, one object each
 
     # ---------------------------------------------------------- asking
 
@@ -118,23 +133,29 @@ class Unit:
 
     def width_of(self, cursor) -> Width:
         """The width of a node's type; several rules ask of the same node, libclang once."""
-        return self._remember("width", cursor, lambda: self.width(cursor.type))
+        return self._remember("width", cursor, lambda: self.width(cursor_type(self.ci, cursor)))
 
     def definitions(self, path: str) -> list:
         """The #defines of one of the unit's files that the preprocessor saw
-        (not those in a region an #if left out), read once."""
+        (not those in a region an #if left out), read once, their paths as shown."""
         key = ("definitions", path)
         if key not in self.notes:
             left_out = sorted(skipped_lines(self.ci, self.tu, path))
             firsts = [a for a, _ in left_out]
-            self.notes[key] = [m for m in definitions(path, self._text(path)) if not _inside(left_out, firsts, m.line)]
+            stamp = _stamp(path)
+            written = _definitions(stamp, os.getcwd()) if stamp else ()
+            self.notes[key] = [m for m in written if not _inside(left_out, firsts, m.line)]
         return self.notes[key]
 
     def mentions(self, pattern: re.Pattern[str]) -> bool:
         """Whether the unit's own text (its file and the project's headers it
         includes) matches: a rule that needs a number written somewhere
         (0x7FFFFFFF, 32) need not look at a file that never writes it."""
-        return any(pattern.search(self._text(path)) for path in self._own_files())
+        for path in self._own_files():
+            stamp = _stamp(path)
+            if stamp and _mentions(pattern, stamp):
+                return True
+        return False
 
     def width_named(self, spelling: str, aka: str | None = None) -> Width:
         """The Width of a type as a clang message names it. A typedef name is
@@ -214,8 +235,8 @@ class Unit:
 
     def _typedef(self, name: str):
         if not self._typedefs:  # indexed once, the first time a name is asked
-            kind = self.ci.CursorKind.TYPEDEF_DECL
-            self._typedefs.update((c.spelling, c) for c in children(self.ci, self.tu.cursor) if c.kind == kind)
+            kind = self.ci.CursorKind.TYPEDEF_DECL.value
+            self._typedefs.update((c.spelling, c) for c in tops_of_kind(self.ci, self.tu, kind))
             self._typedefs.setdefault("", None)
         return self._typedefs.get(name)
 
@@ -245,15 +266,9 @@ class Unit:
         return lines
 
     def _text(self, path: str) -> str:
-        text = self.notes.get(("text", path))
-        if text is None:
-            try:
-                with open(path, "rb") as source:
-                    text = source.read().decode("latin-1")
-            except OSError:
-                text = ""
-            self.notes[("text", path)] = text
-        return text
+        """A file's text as on disk, as Latin-1 (a byte a character)."""
+        stamp = _stamp(path)
+        return _read(stamp) if stamp else ""
 
     def value(self, cursor) -> int | None:
         """The integer an expression folds to, if it is a constant."""
@@ -270,30 +285,24 @@ class Unit:
         return self._remember("children", cursor, lambda: children(self.ci, cursor))
 
     def strip(self, cursor):
-        """The expression under implicit conversions and parentheses."""
-        return self._remember("strip", cursor, lambda: self._strip(cursor))
-
-    def _strip(self, cursor):
-        """An unexposed expression wider than its child is no conversion
-        (va_arg, say, which libclang shows the same way) and stays."""
-        kinds = (self.ci.CursorKind.UNEXPOSED_EXPR, self.ci.CursorKind.PAREN_EXPR)
-        while cursor.kind in kinds:
-            inner = next(iter(self.children(cursor)), None)
-            if inner is None:
-                break
-            if cursor.kind == self.ci.CursorKind.UNEXPOSED_EXPR and inner.extent != cursor.extent:
-                break
-            cursor = inner
-        return cursor
+        """The expression under implicit conversions and parentheses (an
+        unexposed expression wider than its child is no conversion: va_arg,
+        say, which libclang shows the same way, stays)."""
+        if cursor._kind_id not in STRIPPED_KINDS:
+            return cursor  # most operands: nothing to strip, no call into libclang
+        return self._remember("strip", cursor, lambda: strip(self.ci, cursor))
 
     def callee(self, call):
         """The function a CALL_EXPR calls, or None (a call through a pointer)."""
+        return self._remember("callee", call, lambda: self._one_cursor(callee(self.ci, call)))
 
-        def find():
-            ref = call.referenced
-            return ref if ref is not None and ref.kind == self.ci.CursorKind.FUNCTION_DECL else None
-
-        return self._remember("callee", call, find)
+    def _one_cursor(self, cursor):
+        """One cursor object for each declaration asked for (a function called
+        from a thousand places): what the bindings read of it once (its name,
+        its place) is kept on that object."""
+        if cursor is None:
+            return None
+        return self._cursors.setdefault(bytes(cursor), cursor)
 
     def callee_name(self, call) -> str:
         """The name of the function a CALL_EXPR calls ("" for a call through a pointer)."""
@@ -328,7 +337,7 @@ class Unit:
         return self.notes["bodies"]
 
     def arguments(self, call) -> list:
-        return self._remember("arguments", call, lambda: list(call.get_arguments()))
+        return self._remember("arguments", call, lambda: arguments(self.ci, call))
 
     def parent(self, cursor):
         """The node a node of the project's code is part of (the translation
@@ -378,6 +387,10 @@ class Unit:
             known = self._answers[key] = answer()
         return known
 
+    def knows(self, question: str, cursor, answer) -> None:
+        """An answer found another way (the walk reads each operator it keeps), for _remember."""
+        self._answers[(question, *identity(cursor))] = answer
+
     # ---------------------------------------------------------- telling
 
     def report(self, rule: Rule, cursor, message: str, fix: str | None = None, anchor: Anchor = None) -> None:
@@ -386,9 +399,7 @@ class Unit:
         place says whether a macro's body made the finding: the conversion's
         destination, the cast, the call. When it was, the finding goes to the
         macro's definition, once for all its uses."""
-        if self.lost_headers and any(
-            n._kind_id == CALL_KIND and self.calls_undeclared(n) for n in cursor.walk_preorder()
-        ):
+        if self.lost_headers and any(self.calls_undeclared(n) for n in preorder(self.ci, cursor, CALLS)):
             return  # what clang took for an undeclared function's int may be the missing header's doing
         extent = cursor.extent
         start, end = extent.start, extent.end
@@ -427,10 +438,10 @@ class Unit:
         if node._kind_id == CALL_KIND:
             # a call whose function's name a macro makes (`#define CHECK_INVARIANT SORT_MAKE_STR(check_invariant)`):
             # the macro made the finding only if its body names what the call's arguments name
-            passed = [n for argument in list(node.get_arguments()) for n in _names(argument)]
+            passed = [n for argument in list(node.get_arguments()) for n in _names(self.ci, argument)]
             place = self._macro_index().place(word, passed, arguments, strict=True)
         else:
-            place = self._macro_index().place(word, _names(node), arguments)
+            place = self._macro_index().place(word, _names(self.ci, node), arguments)
         if place is None:
             return None
         location = Location(place.macro.path, place.line, place.column, place.line, place.end_column)
@@ -438,9 +449,7 @@ class Unit:
 
     def _macro_index(self) -> MacroIndex:
         if self._macros is None:
-            self._macros = MacroIndex(
-                lambda: (replace(m, path=shown_path(m.path)) for p in self._own_files() for m in self.definitions(p))
-            )
+            self._macros = MacroIndex(lambda: (m for p in self._own_files() for m in self.definitions(p)))
         return self._macros
 
     def inclusions(self) -> list:
@@ -464,9 +473,45 @@ class Unit:
         return self.notes["own files"]
 
 
-def _names(node) -> list[str]:
+# What a file's text tells, worked out once per file and run (per worker
+# process) instead of once per unit: libxml2's 100 units each include the
+# same 50 project headers, and every unit asked each header the same
+# questions. A file is known by its stat() stamp, so an edited one is read again.
+FILES_REMEMBERED = 4096
+
+
+def _stamp(path: str) -> tuple[str, int, int, int, int] | None:
+    """What tells a file's content apart: its inode, size and times (None: unreadable)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return path, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
+
+
+@functools.lru_cache(maxsize=FILES_REMEMBERED)
+def _read(stamp: tuple[str, int, int, int, int]) -> str:
+    try:
+        with open(stamp[0], "rb") as source:
+            return source.read().decode("latin-1")
+    except OSError:
+        return ""
+
+
+@functools.lru_cache(maxsize=FILES_REMEMBERED * 4)
+def _mentions(pattern: re.Pattern[str], stamp: tuple[str, int, int, int, int]) -> bool:
+    return pattern.search(_read(stamp)) is not None
+
+
+@functools.lru_cache(maxsize=FILES_REMEMBERED)
+def _definitions(stamp: tuple[str, int, int, int, int], cwd: str) -> tuple:
+    """A file's #defines, each with the path findings show (relative to cwd, which shown_path reads)."""
+    return tuple(definitions(shown_path(stamp[0]), _read(stamp)))
+
+
+def _names(ci, node) -> list[str]:
     """The variables, members and functions an expression names, in order."""
-    return [n.spelling for n in node.walk_preorder() if n._kind_id in NAMING_KINDS and n.spelling]
+    return [n.spelling for n in preorder(ci, node, NAMING) if n.spelling]
 
 
 def identity(cursor) -> tuple:
