@@ -4,19 +4,29 @@ Python bindings do not wrap declared once."""
 from __future__ import annotations
 
 import ctypes
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from portkit.core.errors import EnvironmentProblem
 
 
-def cindex():
+def bindings():
+    """clang.cindex, its library not loaded yet."""
     try:
         from clang import cindex as ci
     except ImportError:
         raise EnvironmentProblem(
             "reading C and C++ needs libclang's Python bindings", hint="pip install libclang"
         ) from None
+    return ci
+
+
+def cindex():
+    """clang.cindex with libclang loaded and the calls portkit adds declared (once a process)."""
+    ci = bindings()
+    if getattr(ci, "_portkit_loaded", False):
+        return ci
     try:
         ci.Index.create()
     except Exception as err:  # libclang.so missing or unloadable
@@ -24,6 +34,7 @@ def cindex():
             f"cannot load libclang: {err}", hint="pip install --force-reinstall libclang"
         ) from None
     _declare_missing(ci)
+    ci._portkit_loaded = True
     return ci
 
 
@@ -214,3 +225,16 @@ def inclusions(ci, tu) -> list[Inclusion]:
 
     ci.conf.lib.clang_getInclusions(tu, ci.callbacks["translation_unit_includes"](visit), None)
     return found
+
+
+def library_file() -> str:
+    """The libclang the bindings will load (a path, or the name the dynamic
+    loader looks for), found without loading it."""
+    try:
+        from clang import cindex as ci
+    except ImportError:
+        raise EnvironmentProblem(
+            "reading C and C++ needs libclang's Python bindings", hint="pip install libclang"
+        ) from None
+    name = ci.conf.get_filename()
+    return os.path.realpath(name) if os.path.isfile(name) else name

@@ -307,8 +307,13 @@ def default_directory(database: Path | None) -> Path:
     else under the user's cache directory ($XDG_CACHE_HOME, ~/.cache)."""
     if database is not None:
         return (database if database.is_dir() else database.parent) / DIRECTORY_NAME
+    return user_cache() / "scan"
+
+
+def user_cache() -> Path:
+    """$XDG_CACHE_HOME/portkit, else ~/.cache/portkit."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "portkit" / "scan"
+    return Path(base) / "portkit"
 
 
 def tool_fingerprint() -> str:

@@ -34,12 +34,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from portkit.commands.scan.cache import cache_from, scan_jobs
+from portkit.commands.scan.cache import cache_from, scan_jobs, user_cache
 from portkit.commands.scan.changed import changes_header, changes_since
 from portkit.commands.scan.engine import ScanJob, Scanned
 from portkit.commands.scan.fix import plan_fixes, unified_diff, write_fixes
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
 from portkit.commands.scan.messages import shown_path
+from portkit.commands.scan.modelcache import models_directory
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, resolve_abi
 from portkit.commands.scan.options import add_fix_options, add_rescan_options
 from portkit.commands.scan.rules import RULES
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     refused: list[str] = []  # operands that are no C or C++ file: errors
     found = units(args.inputs, args.compile_commands, given_flags(args), problems, refused, every_reading=True)
     require_some(found, refused + problems)
-    pair = probe_pair(source, target, args.sysroot)
+    pair = probe_pair(source, target, args.sysroot, models_directory(user_cache()))
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
     incomplete: list[Incomplete] = []
     cache = cache_from(args, problems)
