@@ -37,7 +37,6 @@ from pathlib import Path
 from portkit.commands.scan.cache import cache_from, scan_jobs, user_cache
 from portkit.commands.scan.changed import changes_header, changes_since
 from portkit.commands.scan.engine import ScanJob, Scanned
-from portkit.commands.scan.fix import plan_fixes, unified_diff, write_fixes
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
 from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.modelcache import models_directory
@@ -197,6 +196,8 @@ def _fix(args: argparse.Namespace, work: Sequence[ScanJob], findings: list[Findi
     """--diff: the checked fixes as a diff, on stdout or -o. --fix: the files
     rewritten, then the scan again, reporting what is left (fixed files have
     moved lines; the cache makes the rest cheap)."""
+    from portkit.commands.scan.fix import plan_fixes, unified_diff, write_fixes  # only here: difflib, edits
+
     shown = triage(
         findings,
         RULES,
