@@ -8,6 +8,7 @@ Each command package under portkit/commands/ has `command.py` with
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -25,6 +26,10 @@ COMMANDS = {
     name: f"portkit.commands.{name}.command"
     for name in ("cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit", "report", "agents")
 }
+
+# The commands that parse C with libclang whatever their options: its loading
+# starts while they are imported (layout's modes mostly do not parse).
+USES_LIBCLANG = frozenset({"scan"})
 
 EPILOG = """\
 examples:
@@ -62,6 +67,23 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    wait = _start_loading_libclang() if words[:1] and words[0] in USES_LIBCLANG else None
+    try:
+        return _run(argv)
+    finally:
+        if wait is not None:
+            with contextlib.suppress(KeyboardInterrupt):
+                wait()  # never exit while another thread is inside dlopen
+
+
+def _start_loading_libclang():
+    from portkit.cparse.libclang import load_early  # only for the commands that parse C
+
+    return load_early()
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         parser = build_parser(argv)
         if not (sys.argv[1:] if argv is None else argv):  # the first thing a new user types

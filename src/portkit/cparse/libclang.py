@@ -3,8 +3,10 @@ Python bindings do not wrap declared once."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,6 +29,9 @@ def cindex():
     ci = bindings()
     if getattr(ci, "_portkit_loaded", False):
         return ci
+    early = getattr(ci, "_portkit_loading", None)
+    if early is not None and early is not threading.current_thread():
+        early.join()  # before anything forks: a child would inherit the dynamic loader's lock, held
     try:
         ci.Index.create()
     except Exception as err:  # libclang.so missing or unloadable
@@ -36,6 +41,28 @@ def cindex():
     _declare_missing(ci)
     ci._portkit_loaded = True
     return ci
+
+
+def load_early() -> Callable[[], None]:
+    """Starts loading libclang (a 60 MB library) on a thread of its own, so
+    that it overlaps the imports of a command that will need it: dlopen runs
+    without the GIL. Returns the wait for it, to be called before exiting;
+    cindex() waits for it too."""
+    try:
+        ci = bindings()
+    except EnvironmentProblem:
+        return lambda: None  # cindex() says so if the command needs it
+    if getattr(ci, "_portkit_loaded", False) or getattr(ci, "_portkit_loading", None) is not None:
+        return lambda: None
+
+    def load() -> None:
+        with contextlib.suppress(Exception):  # cindex() tries again and says why
+            ci.conf.lib  # noqa: B018  (the property that loads it)
+
+    thread = threading.Thread(target=load, name="libclang", daemon=True)
+    ci._portkit_loading = thread
+    thread.start()
+    return thread.join
 
 
 def _declare_missing(ci) -> None:
