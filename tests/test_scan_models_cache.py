@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import run_portkit
 from portkit.commands.scan import modelcache
@@ -167,3 +169,29 @@ def test_the_identity_names_the_abi_sysroot_search_and_library(tmp_path: Path) -
         modelcache.probe_identity(ARM, None, "text", ["/a"], "/lib/libclang-19.so"),
     ):
         assert modelcache.entry_key(other) != modelcache.entry_key(base)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+FIELDS = st.fixed_dictionaries(
+    {},
+    optional={
+        "schema": st.just(modelcache.SCHEMA) | JSON,
+        "builtins": st.dictionaries(st.text(max_size=6), st.integers() | JSON, max_size=3),
+        "typedefs": st.dictionaries(st.text(max_size=6), st.integers() | JSON, max_size=3),
+        "headers": JSON,
+        "watched": st.dictionaries(st.text(max_size=6), JSON, max_size=3) | JSON,
+    },
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(entry=FIELDS | JSON, raw=st.binary(max_size=40))
+def test_any_entry_is_an_answer_or_a_miss_never_an_error(tmp_path: Path, entry: object, raw: bytes) -> None:
+    for content in (json.dumps(entry).encode(), raw):
+        (tmp_path / "key.json").write_bytes(content)
+        kept = modelcache.lookup(tmp_path, "key")
+        assert kept is None or isinstance(kept, Probed)

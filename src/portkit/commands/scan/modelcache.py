@@ -108,12 +108,12 @@ def lookup(directory: Path, key: str) -> Probed | None:
     try:
         entry = json.loads((directory / f"{key}.json").read_text(encoding="utf-8"))
         watched = entry["watched"]
-        if entry["schema"] != SCHEMA or not isinstance(watched, dict):
+        if entry["schema"] != SCHEMA or not isinstance(watched, dict) or not watched:
             return None
         if any(_stat(path) != state for path, state in watched.items()):
             return None
         builtins, typedefs = entry["builtins"], entry["typedefs"]
-        if not _sizes(builtins) or not _sizes(typedefs):
+        if not builtins or not _sizes(builtins) or not _sizes(typedefs):
             return None
         return Probed(builtins, typedefs, tuple(entry["headers"]))
     except (OSError, ValueError, KeyError, TypeError):
@@ -129,6 +129,8 @@ def store(directory: Path, key: str, probed: Probed, watched: Sequence[str], sta
     cannot be written is no error (the next run probes again). A path that
     changed since the probe started (its ctime) may have been read before or
     after the change: nothing is kept."""
+    if not probed.builtins:  # the probe did not parse: nothing to keep
+        return
     states = {path: _stat(path) for path in watched}
     if any(state is not None and state[3] >= started_ns - CLOCK_SLACK_NS for state in states.values()):
         return
