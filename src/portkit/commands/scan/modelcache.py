@@ -52,11 +52,12 @@ def entry_key(identity: Sequence[object]) -> str:
 
 def probe_identity(abi: Abi, sysroot: Path | None, probe_text: str, search: Sequence[str], library: str) -> list:
     """What decides a probe's answer, besides the files it reads: the code that
-    asks and reads (portkit's version and its models' modules), the probe, the
+    asks and reads (portkit's version, the models' modules and the parse's), the probe, the
     ABI, the sysroot, the directories searched, and libclang's file as it is now."""
     code = hashlib.blake2b(digest_size=20)
-    for module in ("models.py", "modelcache.py"):
-        code.update((Path(__file__).parent / module).read_bytes())
+    package = Path(__file__).parents[2]
+    for module in ("commands/scan/models.py", "commands/scan/modelcache.py", "cparse/parse.py"):
+        code.update((package / module).read_bytes())  # parse.py: the arguments the probe is parsed with
     return [
         SCHEMA,
         portkit.__version__,
