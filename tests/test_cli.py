@@ -11,6 +11,7 @@ import os
 import re
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -382,3 +383,55 @@ def test_portkit_alone_shows_the_help() -> None:
     proc = portkit()
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.startswith("usage: portkit") and "examples:" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "argv", [[], ["--help"], ["--version"], ["bogus"], ["-q", "scan", "a.c"], ["--format", "json"]]
+)
+def test_the_list_of_commands_is_the_same_without_importing_them(argv: list[str]) -> None:
+    """`portkit --help` names each command by cli.SUMMARIES, not by importing all nine
+    (half a second): the same text and the same errors as from the commands' own parsers."""
+    import contextlib
+    import io
+
+    from portkit.cli import build_parser
+
+    def outcome(listing: bool) -> tuple:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                parser = build_parser(argv, listing=listing)
+                if not argv:
+                    parser.print_help()
+                else:
+                    parser.parse_args(argv)
+                result: object = None
+            except SystemExit as exit:
+                result = exit.code
+            except Exception as problem:  # BadInput: the one-line usage error
+                result = str(problem)
+        return result, out.getvalue(), err.getvalue()
+
+    assert outcome(listing=True) == outcome(listing=False)
+
+
+def test_the_summaries_are_the_commands_own() -> None:
+    import importlib
+
+    from portkit.cli import COMMANDS, SUMMARIES
+
+    assert {name: importlib.import_module(module).SUMMARY for name, module in COMMANDS.items()} == SUMMARIES
+
+
+def test_the_top_level_help_imports_no_command() -> None:
+    script = (
+        "import sys\n"
+        "from portkit.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('portkit.commands.')))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.startswith("usage: portkit") and proc.stdout.splitlines()[-1] == "[]", proc.stderr

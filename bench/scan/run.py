@@ -29,6 +29,11 @@ $PORTKIT_BENCH_CACHE, else $XDG_CACHE_HOME/portkit-bench, else
 there is none and this runs as root, one is added next to the deb entries.
 
     python bench/scan/run.py [--rounds 5] [--write docs/benchmarks.md] [--only corpus|real]
+    python bench/scan/run.py --only time [--project zlib ...] --rounds 3 --write docs/benchmarks.md
+
+`--only time` times portkit and clang (no counting, no cppcheck: the full run
+times that) and writes only the wall-time table, between its own markers
+inside the scan section, so the speed goal can be checked in minutes.
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ import scan_corpus as corpus  # noqa: E402  (the corpus's own reader: labels, sc
 from benchlib import machine, write_section  # noqa: E402
 
 BEGIN, END = "<!-- scan-bench:begin -->", "<!-- scan-bench:end -->"
+TIME_BEGIN, TIME_END = "<!-- scan-time:begin -->", "<!-- scan-time:end -->"  # inside BEGIN..END
+EMPTY_C = "int main(void) { return 0; }\n"  # the start-up of each tool: one file with nothing to check
 DASH = "\u2013"  # an empty cell
 VERDICTS = Path(__file__).resolve().parent / "verdicts.json"
 JOBS = os.cpu_count() or 1
@@ -912,24 +919,41 @@ def clang_syntax(prepared: Prepared, jobs: int) -> None:
         list(pool.map(one, prepared.sources))
 
 
-def timings(portkit: list[str], prepared: Prepared, cache: Path, rounds: int) -> dict[str, list[float]]:
-    """Alternating rounds (the order rotates each round), after one untimed warm-up of each."""
+def timings(
+    portkit: list[str], prepared: Prepared, cache: Path, rounds: int, with_cppcheck: bool = True
+) -> dict[str, list[float]]:
+    """Alternating rounds (the order rotates each round), after one untimed
+    warm-up of each; besides the project, each tool on one empty file (its
+    start-up: what a project pays before its first file)."""
     db = prepared.db_dir / "compile_commands.json"
     out = cache / "timing-portkit.json"
+    empty = cache / "timing-empty.c"
+    empty.write_text(EMPTY_C)
 
-    def portkit_run() -> None:
-        cmd = [*portkit, "scan", "-p", str(prepared.db_dir), "-j", str(TIMED_JOBS), "--format", "json", "--no-cache"]
-        subprocess.run([*cmd, "--fail-on", "never", "-o", str(out)], cwd=cache, capture_output=True, check=False)
+    def portkit_run(*inputs: str) -> Callable[[], None]:
+        cmd = [*portkit, "scan", *inputs, "-j", str(TIMED_JOBS), "--format", "json", "--no-cache"]
+        cmd += ["--fail-on", "never", "-o", str(out)]
+
+        def scan() -> None:
+            subprocess.run(cmd, cwd=cache, capture_output=True, check=False)
+
+        return scan
 
     def cppcheck_run() -> None:
         cmd = ["cppcheck", "--enable=portability", "--platform=unix64", f"--project={db}", f"-j{TIMED_JOBS}"]
         subprocess.run([*cmd, "--quiet"], cwd=cache, capture_output=True, check=False)
 
+    def clang_empty() -> None:
+        cmd = ["clang", "--target=aarch64-linux-gnu", "-fsyntax-only", str(empty)]
+        subprocess.run(cmd, cwd=cache, capture_output=True, check=False)
+
     contenders: dict[str, Callable[[], None]] = {
-        "portkit": portkit_run,
+        "portkit": portkit_run("-p", str(prepared.db_dir)),
         "clang": lambda: clang_syntax(prepared, TIMED_JOBS),
+        "portkit-empty": portkit_run(str(empty)),
+        "clang-empty": clang_empty,
     }
-    if shutil.which("cppcheck") and "cppcheck" not in dict(prepared.project.left_out):
+    if with_cppcheck and shutil.which("cppcheck") and "cppcheck" not in dict(prepared.project.left_out):
         contenders["cppcheck"] = cppcheck_run
     times: dict[str, list[float]] = {name: [] for name in contenders}
     for fn in contenders.values():
@@ -1094,28 +1118,34 @@ def timing_table(
     prepared: Sequence[Prepared], times: dict[str, dict[str, list[float]]], counts: dict[str, dict[str, Count]]
 ) -> tuple[list[str], dict[str, str]]:
     """Medians (min-max) per project and the two ratio goals; a tool that stopped on
-    every file of a project has no ratio there (its time is that of a failure)."""
-    rows = [
-        f"| project | files | portkit scan -j {TIMED_JOBS} | clang -fsyntax-only, {TIMED_JOBS} at a time "
-        f"| cppcheck -j {TIMED_JOBS} | portkit / clang | cppcheck / portkit |",
-        "|---|---:|---:|---:|---:|---:|---:|",
-    ]
+    every file of a project has no ratio there (its time is that of a failure).
+    The cppcheck columns only where it was timed (not by --only time)."""
+    with_cppcheck = any("cppcheck" in t for t in times.values())
+    heads = ["project", "files", f"portkit scan -j {TIMED_JOBS}", f"clang -fsyntax-only, {TIMED_JOBS} at a time"]
+    heads += [f"cppcheck -j {TIMED_JOBS}"] if with_cppcheck else []
+    heads += ["portkit / clang", *(["cppcheck / portkit"] if with_cppcheck else [])]
+    heads += ["start-up: portkit, clang (one empty file)"]
+    rows = ["| " + " | ".join(heads) + " |", "|---|" + "---:|" * (len(heads) - 1)]
     vs_clang: dict[str, float | None] = {}
     vs_cppcheck: dict[str, float | None] = {}
     for p in prepared:
         name, t = p.project.name, times[p.project.name]
         med = {k: statistics.median(v) for k, v in t.items()}
         vs_clang[name] = med["portkit"] / med["clang"]
-        cpp_cell = DASH
-        if "cppcheck" in t:
-            cpp_cell = spread(t["cppcheck"])
-            c = counts[name].get("cppcheck")
-            stopped = c is not None and c.failed == len(p.sources)
-            cpp_cell += " (stopped on every file)" if stopped else ""
-            vs_cppcheck[name] = None if stopped else med["cppcheck"] / med["portkit"]
+        cpp_cells = ""
+        if with_cppcheck:
+            cpp_cell = DASH
+            if "cppcheck" in t:
+                cpp_cell = spread(t["cppcheck"])
+                c = counts.get(name, {}).get("cppcheck")
+                stopped = c is not None and c.failed == len(p.sources)
+                cpp_cell += " (stopped on every file)" if stopped else ""
+                vs_cppcheck[name] = None if stopped else med["cppcheck"] / med["portkit"]
+            cpp_cells = f"| {cpp_cell} "
+        ratio_cells = f"| {vs_clang[name]:.2f} " + (f"| {ratio_cell(vs_cppcheck.get(name))} " if with_cppcheck else "")
         rows.append(
-            f"| {name} | {len(p.sources)} | {spread(t['portkit'])} | {spread(t['clang'])} | {cpp_cell} "
-            f"| {vs_clang[name]:.2f} | {ratio_cell(vs_cppcheck.get(name))} |"
+            f"| {name} | {len(p.sources)} | {spread(t['portkit'])} | {spread(t['clang'])} {cpp_cells}{ratio_cells}"
+            f"| {med['portkit-empty']:.2f}, {med['clang-empty']:.2f} |"
         )
 
     def goal(ratios: dict[str, float | None], ok: Callable[[float], bool]) -> str:
@@ -1132,6 +1162,29 @@ def timing_table(
     if vs_cppcheck:
         goals[f"at least 5x faster than cppcheck (-j {TIMED_JOBS})"] = goal(vs_cppcheck, lambda r: r >= 5)
     return rows, goals
+
+
+def timing_section(
+    prepared: Sequence[Prepared],
+    times: dict[str, dict[str, list[float]]],
+    counts: dict[str, dict[str, Count]],
+    rounds: int,
+) -> tuple[list[str], dict[str, str]]:
+    """The wall-time table between its own markers, with the machine it ran on
+    (--only time refreshes just this), and the goals it decides."""
+    timing, goals = timing_table(prepared, times, counts)
+    speed = next(iter(goals.items()))
+    return [
+        TIME_BEGIN,
+        f"**Wall time** ({machine()}), same compile commands, {TIMED_JOBS} files at a time for every tool; "
+        f"seconds, median (min{DASH}max) of {rounds} alternating rounds (the order rotates), after one untimed "
+        "warm-up run each; the last column is each tool on one empty file, its start-up (medians):",
+        "",
+        *timing,
+        "",
+        f"Goal, {speed[0]}: {speed[1]}.",
+        TIME_END,
+    ], goals
 
 
 def ratio_cell(ratio: float | None) -> str:
@@ -1180,7 +1233,7 @@ def real_section(
         ),
     ]
     table, totals = counts_table(prepared, runs, counts, titles)
-    timing, goals = timing_table(prepared, times, counts)
+    timing, goals = timing_section(prepared, times, counts, rounds)
     listing, tally = findings_listing(prepared, runs)
     if "gcc" in totals:
         unsigned = sum(1 for n in runs for d in counts[n]["gcc"].diags if d.flag == "-Wsign-conversion")
@@ -1203,9 +1256,6 @@ def real_section(
         "",
         *(["portkit's problems: " + "; ".join(problems), ""] if problems else []),
         *(["Skipped: " + "; ".join(skipped), ""] if skipped else []),
-        f"**Wall time**, same compile commands, {TIMED_JOBS} files at a time for every tool; seconds, median "
-        f"(min{DASH}max) of {rounds} alternating rounds (the order rotates), after one untimed warm-up run each:",
-        "",
         *timing,
         "",
         f"**Every portkit finding on this code**, with a verdict ({tally}):",
@@ -1222,14 +1272,33 @@ def real_section(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per project (default 5)")
-    parser.add_argument("--write", type=Path, help="replace the scan section of this markdown file")
-    parser.add_argument("--only", choices=("corpus", "real"), help="one part only (the other's table is left out)")
+    parser.add_argument(
+        "--write", type=Path, help="replace the scan section (with --only time: its wall-time table) of this file"
+    )
+    parser.add_argument(
+        "--only",
+        choices=("corpus", "real", "time"),
+        help="one part only: the corpus, the real code, or the real code's wall time alone",
+    )
+    names = [p.name for p in PROJECTS]
+    parser.add_argument(
+        "--project", action="append", choices=names, metavar="NAME", help=f"this project only (repeatable): {names}"
+    )
     parser.add_argument("--cache", type=Path, default=cache_dir(), help="sources and builds (default %(default)s)")
     parser.add_argument("--portkit", help="the portkit command (default: python -m portkit from this interpreter)")
     args = parser.parse_args()
-    if args.write and args.only:
-        parser.error("--write needs both parts: leave out --only")
+    if args.write and args.only in ("corpus", "real"):
+        parser.error("--write needs both parts (or --only time, for the wall-time table)")
     portkit = portkit_command(args.portkit)
+    if args.only == "time":
+        prepared, _ = prepare_projects(args.cache, args.project)
+        times = {p.project.name: timings(portkit, p, args.cache, args.rounds, with_cppcheck=False) for p in prepared}
+        lines, _ = timing_section(prepared, times, {}, args.rounds)
+        section = "\n".join(lines) + "\n"
+        print(section)
+        if args.write:
+            write_section(args.write, section, TIME_BEGIN, TIME_END, "## Scan: wall time against clang\n\n")
+        return
     peers, left_out = [], []
     for peer in PEERS:
         if absent := missing(peer.programs):
@@ -1259,22 +1328,7 @@ def main() -> None:
         )
         goals["no finding on correct fixtures"] = f"{'met' if pk.false_ok == 0 else 'not met'}: {pk.false_ok} lines"
     if args.only != "corpus":
-        prepared: list[Prepared] = []
-        skipped: list[str] = []
-        if why := ensure_deb_src():
-            sys.exit(f"scan-bench: cannot fetch sources: {why}")
-        if absent := missing(["apt-get", "dpkg-source"]):
-            sys.exit(f"scan-bench: cannot fetch sources, not found: {', '.join(absent)}")
-        for project in PROJECTS:
-            if absent := missing(project.needs):
-                skipped.append(f"{project.name} (not found: {', '.join(absent)})")
-                say(f"{project.name}: skipped, not found: {', '.join(absent)}")
-                continue
-            try:
-                prepared.append(prepare(project, args.cache))
-            except RuntimeError as err:
-                skipped.append(f"{project.name} ({err})")
-                say(f"{project.name}: skipped: {err}")
+        prepared, skipped = prepare_projects(args.cache, args.project)
         portkit_runs: dict[str, PortkitRun] = {}
         counts: dict[str, dict[str, Count]] = {}
         times: dict[str, dict[str, list[float]]] = {}
@@ -1297,6 +1351,30 @@ def main() -> None:
         heading = "## Scan: `portkit scan` against compilers and linters\n\n"
         heading += f"`python {Path(__file__).relative_to(ROOT)} --write docs/benchmarks.md`\n\n"
         write_section(args.write, section, BEGIN, END, heading)
+
+
+def prepare_projects(cache: Path, only: Sequence[str] | None) -> tuple[list[Prepared], list[str]]:
+    """Each project (those named in `only`, else all) fetched, built and with its
+    compile database; the ones that cannot be, with why."""
+    if why := ensure_deb_src():
+        sys.exit(f"scan-bench: cannot fetch sources: {why}")
+    if absent := missing(["apt-get", "dpkg-source"]):
+        sys.exit(f"scan-bench: cannot fetch sources, not found: {', '.join(absent)}")
+    prepared: list[Prepared] = []
+    skipped: list[str] = []
+    for project in PROJECTS:
+        if only and project.name not in only:
+            continue
+        if absent := missing(project.needs):
+            skipped.append(f"{project.name} (not found: {', '.join(absent)})")
+            say(f"{project.name}: skipped, not found: {', '.join(absent)}")
+            continue
+        try:
+            prepared.append(prepare(project, cache))
+        except RuntimeError as err:
+            skipped.append(f"{project.name} ({err})")
+            say(f"{project.name}: skipped: {err}")
+    return prepared, skipped
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ Each command package under portkit/commands/ has `command.py` with
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -18,13 +19,32 @@ from portkit.core.command import ExamplesFormatter, Parser
 from portkit.core.errors import Exit, PortkitError
 from portkit.core.output import tell
 
-# Each command's module, imported only when that command is asked for (or
-# for the list of commands): `portkit scan` does not pay for loading audit's
-# rule tables, which is a tenth of a second of every short run.
+# Each command's module, imported only when that command is asked for:
+# `portkit scan` does not pay for loading audit's rule tables, which is a
+# tenth of a second of every short run.
 COMMANDS = {
     name: f"portkit.commands.{name}.command"
     for name in ("cpu", "vdso", "crc32c", "layout", "scan", "rt", "audit", "report", "agents")
 }
+# Each command's SUMMARY, for the list of commands (`portkit --help`, a
+# mistyped command) without importing all nine (half a second);
+# tests/test_cli.py checks them against the commands' own.
+SUMMARIES = {
+    "cpu": "optional instruction-set features of a target's CPU and kernel",
+    "vdso": "list, verify and benchmark the kernel's vDSO",
+    "crc32c": "CRC32C of files (like sha256sum), --check a list, --bench the implementations",
+    "layout": "struct and union layouts across data models (ILP32, LP64, LLP64), exact to the byte",
+    "scan": "64-bit portability defects in C/C++ (ILP32 -> LP64 by default), few false alarms",
+    "rt": "wake-up and interrupt latency under load: measure, tabulate, plot, compare",
+    "audit": "check what goes onto a board before the board does: a root filesystem (rootfs), a kernel config "
+    "(kconfig)",
+    "report": "is this port ready? every area's verdict from saved results or checks run here",
+    "agents": "the agents portkit runs on its targets: where they are, how large",
+}
+
+# The commands that parse C with libclang whatever their options: its loading
+# starts while they are imported (layout's modes mostly do not parse).
+USES_LIBCLANG = frozenset({"scan"})
 
 EPILOG = """\
 examples:
@@ -42,9 +62,11 @@ exit status:
   130  interrupted (Ctrl-C); what was measured so far is kept"""
 
 
-def build_parser(argv: Sequence[str] | None = None) -> Parser:
+def build_parser(argv: Sequence[str] | None = None, *, listing: bool = False) -> Parser:
     """The parser with the command argv names, or every command when argv
-    names none (the top-level help, a mistyped command)."""
+    names none (the top-level help, a mistyped command). listing: the
+    commands argv does not name by their name and summary alone, which is
+    all the list of commands shows."""
     parser = Parser(
         prog="portkit",
         description="Move embedded Linux software to 64-bit and real-time targets, and prove the result.",
@@ -54,16 +76,38 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     parser.add_argument("--version", action="version", version=f"portkit {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=Parser)
     words = list(sys.argv[1:] if argv is None else argv)
-    chosen = [words[0]] if words and words[0] in COMMANDS else list(COMMANDS)
-    for name in chosen:
-        importlib.import_module(COMMANDS[name]).register(subparsers)
+    named = [words[0]] if words and words[0] in COMMANDS else []
+    if listing and not named:  # `portkit -q scan`: scan's own parser still reads what follows it
+        named = [w for w in words if w in COMMANDS]
+    for name, module in COMMANDS.items():
+        if name in named or not (listing or named):
+            importlib.import_module(module).register(subparsers)
+        elif listing:
+            subparsers.add_parser(name, help=SUMMARIES[name])
     parser.complete()
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    wait = _start_loading_libclang() if words[:1] and words[0] in USES_LIBCLANG else None
     try:
-        parser = build_parser(argv)
+        return _run(argv)
+    finally:
+        if wait is not None:
+            with contextlib.suppress(KeyboardInterrupt):
+                wait()  # never exit while another thread is inside dlopen
+
+
+def _start_loading_libclang():
+    from portkit.cparse.libclang import load_early  # only for the commands that parse C
+
+    return load_early()
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    try:
+        parser = build_parser(argv, listing=True)
         if not (sys.argv[1:] if argv is None else argv):  # the first thing a new user types
             parser.print_help()
             return int(Exit.OK)

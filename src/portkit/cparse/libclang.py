@@ -3,20 +3,35 @@ Python bindings do not wrap declared once."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from portkit.core.errors import EnvironmentProblem
 
 
-def cindex():
+def bindings():
+    """clang.cindex, its library not loaded yet."""
     try:
         from clang import cindex as ci
     except ImportError:
         raise EnvironmentProblem(
             "reading C and C++ needs libclang's Python bindings", hint="pip install libclang"
         ) from None
+    return ci
+
+
+def cindex():
+    """clang.cindex with libclang loaded and the calls portkit adds declared (once a process)."""
+    ci = bindings()
+    if getattr(ci, "_portkit_loaded", False):
+        return ci
+    early = getattr(ci, "_portkit_loading", None)
+    if early is not None and early is not threading.current_thread():
+        early.join()  # before anything forks: a child would inherit the dynamic loader's lock, held
     try:
         ci.Index.create()
     except Exception as err:  # libclang.so missing or unloadable
@@ -24,7 +39,30 @@ def cindex():
             f"cannot load libclang: {err}", hint="pip install --force-reinstall libclang"
         ) from None
     _declare_missing(ci)
+    ci._portkit_loaded = True
     return ci
+
+
+def load_early() -> Callable[[], None]:
+    """Starts loading libclang (a 60 MB library) on a thread of its own, so
+    that it overlaps the imports of a command that will need it: dlopen runs
+    without the GIL. Returns the wait for it, to be called before exiting;
+    cindex() waits for it too."""
+    try:
+        ci = bindings()
+    except EnvironmentProblem:
+        return lambda: None  # cindex() says so if the command needs it
+    if getattr(ci, "_portkit_loaded", False) or getattr(ci, "_portkit_loading", None) is not None:
+        return lambda: None
+
+    def load() -> None:
+        with contextlib.suppress(Exception):  # cindex() tries again and says why
+            ci.conf.lib  # noqa: B018  (the property that loads it)
+
+    thread = threading.Thread(target=load, name="libclang", daemon=True)
+    ci._portkit_loading = thread
+    thread.start()
+    return thread.join
 
 
 def _declare_missing(ci) -> None:
@@ -214,3 +252,16 @@ def inclusions(ci, tu) -> list[Inclusion]:
 
     ci.conf.lib.clang_getInclusions(tu, ci.callbacks["translation_unit_includes"](visit), None)
     return found
+
+
+def library_file() -> str:
+    """The libclang the bindings will load (a path, or the name the dynamic
+    loader looks for), found without loading it."""
+    try:
+        from clang import cindex as ci
+    except ImportError:
+        raise EnvironmentProblem(
+            "reading C and C++ needs libclang's Python bindings", hint="pip install libclang"
+        ) from None
+    name = ci.conf.get_filename()
+    return os.path.realpath(name) if os.path.isfile(name) else name

@@ -91,7 +91,9 @@ def scan_jobs(
     missed = [index for index, result in enumerate(results) if result is None]
     if missed:
         report = (lambda k: done(missed[k])) if done is not None else None
-        fresh = parse_in_workers(scan_and_record, [work[i] for i in missed], jobs, timeout, report)
+        # without a cache, the workers skip hashing every header and probing the search path
+        scan = scan_and_record if cache is not None else scan_alone
+        fresh = parse_in_workers(scan, [work[i] for i in missed], jobs, timeout, report)
         for index, outcome in zip(missed, fresh, strict=True):
             if isinstance(outcome, Failed):
                 results[index] = outcome
@@ -101,6 +103,14 @@ def scan_jobs(
             if cache is not None:
                 cache.store(work[index], outcome)
     return Outcomes([r for r in results if r is not None], headers_of)
+
+
+def scan_alone(job: ScanJob) -> Fresh:
+    """scan_unit, with the headers it read (for --changed-since), not to be kept."""
+    scanned = scan_unit(job)
+    headers = tuple(dict.fromkeys(os.path.normpath(i.header) for i in scanned.included))
+    scanned.included = []  # the parent needs only their names
+    return Fresh(scanned, headers, None)
 
 
 def scan_and_record(job: ScanJob) -> Fresh:
@@ -307,8 +317,13 @@ def default_directory(database: Path | None) -> Path:
     else under the user's cache directory ($XDG_CACHE_HOME, ~/.cache)."""
     if database is not None:
         return (database if database.is_dir() else database.parent) / DIRECTORY_NAME
+    return user_cache() / "scan"
+
+
+def user_cache() -> Path:
+    """$XDG_CACHE_HOME/portkit, else ~/.cache/portkit."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "portkit" / "scan"
+    return Path(base) / "portkit"
 
 
 def tool_fingerprint() -> str:

@@ -34,12 +34,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from portkit.commands.scan.cache import cache_from, scan_jobs
+from portkit.commands.scan.cache import cache_from, scan_jobs, user_cache
 from portkit.commands.scan.changed import changes_header, changes_since
 from portkit.commands.scan.engine import ScanJob, Scanned
-from portkit.commands.scan.fix import plan_fixes, unified_diff, write_fixes
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
 from portkit.commands.scan.messages import shown_path
+from portkit.commands.scan.modelcache import models_directory
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, resolve_abi
 from portkit.commands.scan.options import add_fix_options, add_rescan_options
 from portkit.commands.scan.rules import RULES
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     refused: list[str] = []  # operands that are no C or C++ file: errors
     found = units(args.inputs, args.compile_commands, given_flags(args), problems, refused, every_reading=True)
     require_some(found, refused + problems)
-    pair = probe_pair(source, target, args.sysroot)
+    pair = probe_pair(source, target, args.sysroot, models_directory(user_cache()))
     active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
     incomplete: list[Incomplete] = []
     cache = cache_from(args, problems)
@@ -196,6 +196,8 @@ def _fix(args: argparse.Namespace, work: Sequence[ScanJob], findings: list[Findi
     """--diff: the checked fixes as a diff, on stdout or -o. --fix: the files
     rewritten, then the scan again, reporting what is left (fixed files have
     moved lines; the cache makes the rest cheap)."""
+    from portkit.commands.scan.fix import plan_fixes, unified_diff, write_fixes  # only here: difflib, edits
+
     shown = triage(
         findings,
         RULES,

@@ -18,7 +18,12 @@ def add_rescan_options(parser: argparse.ArgumentParser) -> None:
         "it includes are unchanged (default: .portkit-cache/ beside -p's compile database, else "
         "~/.cache/portkit/scan)",
     )
-    where.add_argument("--no-cache", action="store_true", help="scan every file again; keep nothing")
+    where.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="scan every file again and keep no findings (the two data models' type sizes are still kept in "
+        "~/.cache/portkit/models, checked against every header they came from)",
+    )
     group.add_argument(
         "--changed-since",
         metavar="REV",
