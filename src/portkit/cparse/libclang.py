@@ -1,27 +1,67 @@
-"""libclang itself: loaded from the `libclang` PyPI wheel, with the calls its
-Python bindings do not wrap declared once."""
+"""libclang itself, with the calls its Python bindings do not wrap declared
+once. The bindings come from the `libclang` PyPI wheel; the library is a
+Debian libclang1-N whose own builtin headers (libclang-common-N-dev) are
+installed when there is one, else the wheel's (which ships no headers);
+LIBCLANG_LIBRARY_PATH, which the bindings read, still chooses."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import glob
 import os
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from portkit.core.errors import EnvironmentProblem
 
+# libclang parses with the builtin headers of its own version (stddef.h, the
+# *intrin.h): another version's call builtins it does not know or declares
+# differently (clang 14's emmintrin.h under libclang 18: no <windows.h> parses).
+# From 17 on, libclang has the operator-kind calls the walk uses.
+DEBIAN_LIBCLANG = "/usr/lib/llvm-*/lib/libclang-*.so.1"
+OLDEST_USABLE = 17
+
 
 def bindings():
-    """clang.cindex, its library not loaded yet."""
+    """clang.cindex, its library not loaded yet (but chosen)."""
     try:
         from clang import cindex as ci
     except ImportError:
         raise EnvironmentProblem(
             "reading C and C++ needs libclang's Python bindings", hint="pip install libclang"
         ) from None
+    chosen = ci.Config.library_file is not None or "LIBCLANG_LIBRARY_PATH" in os.environ  # the user's
+    if not ci.Config.loaded and not chosen and (library := matched_debian_libclang()):
+        ci.Config.set_library_file(library)
     return ci
+
+
+def matched_debian_libclang(pattern: str = DEBIAN_LIBCLANG) -> str | None:
+    """The newest Debian libclang-N.so.1 (N >= 17) with its builtin headers beside it."""
+    usable = []
+    for path in glob.glob(pattern):
+        found = re.search(r"/llvm-(\d+)/lib/libclang-\1\.so\.1$", path)
+        if found and int(found[1]) >= OLDEST_USABLE and builtin_headers(int(found[1]), path):
+            usable.append((int(found[1]), path))
+    return max(usable)[1] if usable else None
+
+
+def builtin_headers(major: int, library: str) -> str | None:
+    """The builtin headers of libclang `major` installed beside `library`
+    (Debian: lib/clang/19/include, or lib/clang/14.0.6/include)."""
+    lib = os.path.dirname(library)
+    found = [d for d in glob.glob(f"{lib}/clang/{major}*/include") if re.search(rf"/clang/{major}(\.|/)", d)]
+    return sorted(found)[-1] if found else None
+
+
+def loaded_version(ci) -> int | None:
+    """The major version of the libclang loaded ("Debian clang version 19.1.7" -> 19)."""
+    spelling = ci._CXString.from_result(ci.conf.lib.clang_getClangVersion())
+    found = re.search(r"version (\d+)\.", spelling)
+    return int(found[1]) if found else None
 
 
 def cindex():
@@ -70,6 +110,7 @@ def _declare_missing(ci) -> None:
     ctypes would otherwise truncate a pointer result to an int."""
     signatures = {
         "clang_isVirtualBase": ([ci.Cursor], ctypes.c_uint),
+        "clang_getClangVersion": ([], ci._CXString),
         "clang_Cursor_Evaluate": ([ci.Cursor], ctypes.c_void_p),
         "clang_EvalResult_getKind": ([ctypes.c_void_p], ctypes.c_int),
         "clang_EvalResult_getAsLongLong": ([ctypes.c_void_p], ctypes.c_longlong),
