@@ -357,6 +357,17 @@ static int cursor_from(PyObject *obj, Cursor *c, const char *what)
     return ok ? 0 : -1;
 }
 
+/* The (library, cursor) arguments most of the module's calls take: libclang
+ * loaded from that library, the cursor's bytes checked and copied. */
+static int library_and_cursor(PyObject *args, Cursor *c, const char *what)
+{
+    const char *library;
+    PyObject *cursor_obj;
+    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0)
+        return -1;
+    return cursor_from(cursor_obj, c, what);
+}
+
 static PyObject *walk_parent(PyObject *self, PyObject *arg)
 {
     Nodes *n = &((WalkObject *)self)->nodes;
@@ -512,11 +523,8 @@ static int collect(Cursor c, Cursor parent, void *data)
 static PyObject *py_children(PyObject *module, PyObject *args)
 {
     (void)module;
-    const char *library;
-    PyObject *cursor_obj;
     Cursor c;
-    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
-        cursor_from(cursor_obj, &c, "cursor") != 0)
+    if (library_and_cursor(args, &c, "cursor") != 0)
         return NULL;
     Children found = {NULL, 0, 0, 0};
     clang.visit_children(c, collect, &found);
@@ -547,11 +555,8 @@ static int collect_own(Cursor c, Cursor parent, void *data)
 static PyObject *py_own_tops(PyObject *module, PyObject *args)
 {
     (void)module;
-    const char *library;
-    PyObject *cursor_obj;
     Cursor tu;
-    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
-        cursor_from(cursor_obj, &tu, "tu") != 0)
+    if (library_and_cursor(args, &tu, "tu") != 0)
         return NULL;
     Children found = {NULL, 0, 0, 0};
     Py_BEGIN_ALLOW_THREADS
@@ -657,11 +662,8 @@ static int first_child(Cursor c, Cursor parent, void *data)
 static PyObject *py_strip(PyObject *module, PyObject *args)
 {
     (void)module;
-    const char *library;
-    PyObject *cursor_obj;
     Cursor c;
-    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
-        cursor_from(cursor_obj, &c, "cursor") != 0)
+    if (library_and_cursor(args, &c, "cursor") != 0)
         return NULL;
     while (c.kind == IMPLICIT || c.kind == PAREN_EXPR) {
         Cursor inner;
@@ -685,11 +687,8 @@ static PyObject *py_strip(PyObject *module, PyObject *args)
 static PyObject *py_callee(PyObject *module, PyObject *args)
 {
     (void)module;
-    const char *library;
-    PyObject *cursor_obj;
     Cursor c;
-    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
-        cursor_from(cursor_obj, &c, "cursor") != 0)
+    if (library_and_cursor(args, &c, "cursor") != 0)
         return NULL;
     Cursor called = clang.referenced(c);
     if (called.kind != FUNCTION_DECL)
@@ -700,11 +699,8 @@ static PyObject *py_callee(PyObject *module, PyObject *args)
 static PyObject *py_cursor_type(PyObject *module, PyObject *args)
 {
     (void)module;
-    const char *library;
-    PyObject *cursor_obj;
     Cursor c;
-    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
-        cursor_from(cursor_obj, &c, "cursor") != 0)
+    if (library_and_cursor(args, &c, "cursor") != 0)
         return NULL;
     Type t = clang.cursor_type(c);
     return PyBytes_FromStringAndSize((const char *)&t, sizeof t);
@@ -713,11 +709,8 @@ static PyObject *py_cursor_type(PyObject *module, PyObject *args)
 static PyObject *py_arguments(PyObject *module, PyObject *args)
 {
     (void)module;
-    const char *library;
-    PyObject *cursor_obj;
     Cursor c;
-    if (!PyArg_ParseTuple(args, "sO", &library, &cursor_obj) || load(library) != 0 ||
-        cursor_from(cursor_obj, &c, "call") != 0)
+    if (library_and_cursor(args, &c, "call") != 0)
         return NULL;
     int count = clang.argument_count(c); /* -1: not a call */
     PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count > 0 ? count : 0) * (Py_ssize_t)sizeof c);
