@@ -44,17 +44,26 @@ def matched_debian_libclang(pattern: str = DEBIAN_LIBCLANG) -> str | None:
     usable = []
     for path in glob.glob(pattern):
         found = re.search(r"/llvm-(\d+)/lib/libclang-\1\.so\.1$", path)
-        if found and int(found[1]) >= OLDEST_USABLE and builtin_headers(int(found[1]), path):
+        if found and int(found[1]) >= OLDEST_USABLE and builtin_headers(int(found[1]), os.path.dirname(path)):
             usable.append((int(found[1]), path))
     return max(usable)[1] if usable else None
 
 
-def builtin_headers(major: int, library: str) -> str | None:
-    """The builtin headers of libclang `major` installed beside `library`
-    (Debian: lib/clang/19/include, or lib/clang/14.0.6/include)."""
-    lib = os.path.dirname(library)
+def builtin_headers(major: int, lib: str) -> str | None:
+    """The builtin headers of libclang `major` under the library directory
+    `lib` (Debian: lib/clang/19/include, or lib/clang/14.0.6/include)."""
     found = [d for d in glob.glob(f"{lib}/clang/{major}*/include") if re.search(rf"/clang/{major}(\.|/)", d)]
     return sorted(found)[-1] if found else None
+
+
+def loaded_builtin_headers(ci) -> str | None:
+    """The builtin headers of the loaded libclang's version: beside it, or
+    where Debian installs that version's (the wheel's libclang has none)."""
+    if (major := loaded_version(ci)) is None:
+        return None
+    library = ci.Config.library_file or ci.conf.get_filename()
+    beside = os.path.dirname(os.path.realpath(library))
+    return builtin_headers(major, beside) or builtin_headers(major, f"/usr/lib/llvm-{major}/lib")
 
 
 def loaded_version(ci) -> int | None:

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from portkit.core.abis import Abi
 from portkit.core.workers import Failed, run_isolated
-from portkit.cparse.libclang import builtin_headers, cindex, loaded_version
+from portkit.cparse.libclang import cindex, loaded_builtin_headers
 
 FALLBACK_INCLUDE = Path(__file__).parent / "include"  # freestanding stddef.h etc. for any triple
 # A nested expression takes about 500 bytes of stack per level in clang: 1 GiB
@@ -78,12 +78,8 @@ def clang_resource_include() -> str | None:
     versions of the intrinsics headers are written in GCC's builtins, which
     clang does not know. Those of the loaded libclang's version (Debian:
     libclang-common-N-dev), else the newest there are."""
-    ci = cindex()
-    if (major := loaded_version(ci)) is not None:
-        library = ci.Config.library_file or ci.conf.get_filename()
-        for lib in (os.path.dirname(os.path.realpath(library)), f"/usr/lib/llvm-{major}/lib"):
-            if found := builtin_headers(major, os.path.join(lib, "libclang.so")):
-                return found
+    if found := loaded_builtin_headers(cindex()):
+        return found
     return _newest("/usr/lib/llvm-*/lib/clang/*/include") or _newest("/usr/lib/clang/*/include")
 
 
