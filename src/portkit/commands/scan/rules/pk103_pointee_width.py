@@ -212,10 +212,16 @@ def _report_object(unit: Unit, cast, parent, object_: Width, into: Width, consta
         effect = f"a store through it sets {into.target} of the object's {object_.target} bytes on {target}"
     message = f"pointer to {object_.describe(pair)} cast to pointer to {into.describe(pair)}: {effect}"
     fix = (
-        f"Pass a pointer to the object's own type ('{_bare(object_.spelling)} *'), or declare the object "
+        f"Pass a pointer to the object's own type ('{_pointer_to(object_.spelling)}'), or declare the object "
         f"as '{_bare(into.spelling)}' if that is what the code reads and writes."
     )
     unit.report(RULE if wider and what != "read" else WARNING, cast, message, fix=fix, anchor=cast)
+
+
+def _pointer_to(spelling: str) -> str:
+    """'void *' -> 'void **', 'uint32_t' -> 'uint32_t *': as C writes a pointer to that type."""
+    bare = _bare(spelling)
+    return f"{bare}*" if bare.endswith("*") else f"{bare} *"
 
 
 def _bare(spelling: str) -> str:
