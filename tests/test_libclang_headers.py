@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,3 +71,25 @@ def test_windows_code_parses_completely(tmp_path: Path) -> None:
     document = json.loads(result.stdout)
     assert document["incomplete"] == [], document["incomplete"]
     assert any(f["rule"] == "PK101" for f in document["findings"]), document["findings"]
+
+
+def test_threads_loading_libclang_at_once_choose_one_library() -> None:
+    # Before: a second thread could choose the library after the first had
+    # loaded it, and the bindings refused ("library file must be set before").
+    script = (
+        "import threading\n"
+        "from portkit.cparse.libclang import cindex\n"
+        "errors = []\n"
+        "def load():\n"
+        "    try:\n"
+        "        cindex()\n"
+        "    except Exception as err:\n"
+        "        errors.append(err)\n"
+        "threads = [threading.Thread(target=load) for _ in range(8)]\n"
+        "[t.start() for t in threads]\n"
+        "[t.join() for t in threads]\n"
+        "print(errors)\n"
+    )
+    for _ in range(5):
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr

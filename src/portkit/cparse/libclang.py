@@ -23,6 +23,8 @@ from portkit.core.errors import EnvironmentProblem
 # From 17 on, libclang has the operator-kind calls the walk uses.
 DEBIAN_LIBCLANG = "/usr/lib/llvm-*/lib/libclang-*.so.1"
 OLDEST_USABLE = 17
+# The bindings' Config is the process's own: choosing its library must happen once.
+_CHOOSING = threading.Lock()
 
 
 def bindings():
@@ -33,9 +35,10 @@ def bindings():
         raise EnvironmentProblem(
             "reading C and C++ needs libclang's Python bindings", hint="pip install libclang"
         ) from None
-    chosen = ci.Config.library_file is not None or "LIBCLANG_LIBRARY_PATH" in os.environ  # the user's
-    if not ci.Config.loaded and not chosen and (library := matched_debian_libclang()):
-        ci.Config.set_library_file(library)
+    with _CHOOSING:  # two probe threads at once: one chooses, the other sees it chosen
+        chosen = ci.Config.library_file is not None or "LIBCLANG_LIBRARY_PATH" in os.environ  # the user's
+        if not ci.Config.loaded and not chosen and (library := matched_debian_libclang()):
+            ci.Config.set_library_file(library)
     return ci
 
 
