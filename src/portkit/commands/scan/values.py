@@ -97,21 +97,30 @@ def _kept(unit: Unit, node, size: int, depth: int) -> bool:
     return False
 
 
+def _local_variable(reference, depth: int):
+    """The variable a reference names, when it is local to a function (a
+    global may be written by any function) and the search is not too deep."""
+    variable = reference.referenced
+    if variable is None or variable.kind.value != VAR_DECL or depth > 8:
+        return None
+    function = variable.semantic_parent
+    if function is None or function.kind.value != FUNCTION_DECL:
+        return None
+    return variable
+
+
 def _variable_kept(unit: Unit, reference, size: int, depth: int) -> bool:
     """A local variable every value of which (its initialiser, each
     assignment in its function, nothing else writing it) keeps its low bits:
     `size_t n = int_length(s); ... f(n)` into an int is the int again."""
-    variable = reference.referenced
-    if variable is None or variable.kind.value != VAR_DECL or depth > 8:
+    variable = _local_variable(reference, depth)
+    if variable is None:
         return False
-    function = variable.semantic_parent
-    if function is None or function.kind.value != FUNCTION_DECL:
-        return False  # a global: any function may write it
     key = ("variable kept", size, *identity(variable))
     if key not in unit.notes:
         unit.notes[key] = False  # while it is worked out (n = n * 2): not known
         values = [c for c in unit.children(variable) if c.kind.is_expression()]
-        writes = _writes(unit, function, variable)
+        writes = _writes(unit, variable.semantic_parent, variable)
         unit.notes[key] = (
             writes is not None
             and bool(values or writes)
@@ -261,18 +270,15 @@ def _variable_range(unit: Unit, reference, depth: int) -> tuple[int, int] | None
     """A local variable's values: those of its initialiser and of every
     assignment to it in its function (`unsigned long size = hdr.size32;`),
     when nothing else writes it (++, +=, its address taken)."""
-    variable = reference.referenced
-    if variable is None or variable.kind.value != VAR_DECL or depth > 8:
+    variable = _local_variable(reference, depth)
+    if variable is None:
         return None
-    function = variable.semantic_parent
-    if function is None or function.kind.value != FUNCTION_DECL:
-        return None  # a global: any function may write it
     key = ("variable range", *identity(variable))
     if key in unit.notes:
         return unit.notes[key]
     unit.notes[key] = None  # while it is worked out (x = x + 1): unknown
     values = [c for c in unit.children(variable) if c.kind.is_expression()]
-    writes = _writes(unit, function, variable)
+    writes = _writes(unit, variable.semantic_parent, variable)
     found: tuple[int, int] | None = None
     if writes is not None and (values or writes):
         ranges = [value_range(unit, v, depth + 1) for v in (*values[-1:], *writes)]
