@@ -72,6 +72,11 @@ MISTAKES: list[tuple[list[str], int]] = [
     (["report", "--source", "examples/legacy32", "--baseline", "README.md"], 2),
     (["report", "--source", "examples/legacy32", "--max-latency-us", "fast"], 2),
     (["report", "--target", "nowhere"], 2),
+    # a value with a newline or an escape sequence stays on the one line, inert
+    (["layout", "no-such\nheader.h"], 2),
+    (["scan", "no\x1b[31mdir"], 2),
+    (["cpu", "--has", "sse\n\x1b[2J"], 2),
+    (["rt", "run", "--cpus", "0\n1", "--duration", "1", "-o", "{tmp}/study"], 2),
 ]
 
 
@@ -94,6 +99,7 @@ def test_a_mistake_is_one_line_and_the_right_exit(tmp_path: Path, argv: list[str
         stdin=subprocess.DEVNULL,
     )
     assert "Traceback" not in proc.stderr
+    assert "\x1b" not in proc.stderr, "an escape sequence the user typed never reaches the terminal"
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("portkit: error: "), proc.stderr
     message = lines[0].removeprefix("portkit: error: ")

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Exit codes shared with the host (docs/architecture.md, "Conventions"). */
 enum {
@@ -14,10 +15,15 @@ enum {
     PK_EXIT_ENV = 3,      /* the environment cannot do it */
 };
 
-/* Prints "portkit-target CMD: MESSAGE" as one line on stderr and returns
- * the given exit code, so callers can write `return pk_fail(...)`. */
+/* Prints "portkit-target CMD: MESSAGE" as one line on stderr (control
+ * characters in MESSAGE escaped) and returns the given exit code, so callers
+ * can write `return pk_fail(...)`. */
 int pk_fail(int exit_code, const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Writes text with each control byte as \n, \t, \r or \xNN; other
+ * bytes (UTF-8 included) as they are. */
+void pk_put_escaped(FILE *out, const char *text);
 
 /* Parses a whole decimal string into [min, max]. False on anything else
  * (empty, trailing junk, overflow, out of range). */

@@ -54,6 +54,11 @@ static void test_option_errors(void)
     EXPECT("option '--help' takes no value (try --help)", "--help=yes");
     EXPECT("unexpected argument 'extra' (try --help)", "--json", "extra");
     EXPECT("unexpected argument 'extra' (try --help)", "extra", "--calls", "3");
+    /* A value the user typed never splits the one line nor reaches the
+     * terminal as an escape sequence. */
+    EXPECT("unexpected argument 'a\\nb' (try --help)", "a\nb");
+    EXPECT("unknown option '--x\\x1b[31m\\r\\t\\x7f' (try --help)", "--x\x1b[31m\r\t\x7f");
+    EXPECT("unexpected argument 'caf\xc3\xa9' (try --help)", "caf\xc3\xa9");
 }
 
 static void test_good_options_go_on(void)

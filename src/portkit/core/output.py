@@ -216,8 +216,11 @@ def error(message: str) -> None:
 
 
 def tell(kind: str, message: str) -> None:
-    """`portkit: KIND: message` on stderr, folded to the terminal's width on a terminal."""
-    line = f"portkit: {kind}: {message}"
+    """`portkit: KIND: message` on stderr, folded to the terminal's width on a terminal.
+    Control characters are written as escapes: a value the user gave (a file
+    name with a newline or an escape sequence) can neither split the one line
+    nor act on the terminal."""
+    line = escaped(f"portkit: {kind}: {message}")
     if sys.stderr.isatty():
         from rich.text import Text
 
@@ -227,6 +230,12 @@ def tell(kind: str, message: str) -> None:
         if width > 0:
             line = "\n".join(piece.plain for piece in wrap_line(Text(line), width))
     print(line, file=sys.stderr)
+
+
+def escaped(text: str) -> str:
+    """text with each control or format character as its escape (`\\n`,
+    `\\x1b`, `\\u202e`), everything printable kept."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def styled(text: str, style: str) -> Text:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from portkit.core.errors import BadInput
+from portkit.core.output import escaped
 
 MAX_BYTES = 64 * 1024 * 1024  # a config is ~300 KB; a file or its unpacked text past this is not one
 GZIP_MAGIC = b"\x1f\x8b"
@@ -163,8 +164,8 @@ def _described(setting: Setting) -> str:
 
 
 def _shown(text: str, limit: int = 60) -> str:
-    """A line quoted in a message: control characters as ?, cut to a readable length."""
-    printable = "".join(c if c.isprintable() else "?" for c in text)
+    """A line quoted in a message: control characters escaped, cut to a readable length."""
+    printable = escaped(text)
     return repr(printable if len(printable) <= limit else printable[:limit] + "...")
 
 

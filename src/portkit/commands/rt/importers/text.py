@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from portkit.core.errors import BadInput
+from portkit.core.output import escaped
 
 MAX_NS = 2**53 - 1  # JSON readers lose integer precision beyond this (docs/formats.md)
 MAX_DIGITS = 18  # more is no latency or count; int() of thousands of digits is slow or refused
@@ -23,7 +24,7 @@ class Line:
 
 def shown(text: str) -> str:
     """A line as an error message quotes it: short, printable, in quotes."""
-    printable = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else "?" for c in text)
+    printable = escaped(text)
     if len(printable) > QUOTE_CHARS:
         printable = printable[:QUOTE_CHARS] + "…"
     return f"'{printable}'"
