@@ -161,6 +161,21 @@ def test_emulated_timings_are_shown_and_never_judged(tmp_path: Path, capsys: pyt
     assert latency["cells"][0]["max_ns"] == 570000 and code == 1
 
 
+def test_the_targets_warnings_are_cited_by_their_ids(
+    saved: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sysinfo = json.loads(saved["target-sysinfo"].read_text())
+    ids = [w["id"] for w in sysinfo["warnings"]]
+    if not ids:
+        pytest.skip("rt sysinfo warns of nothing on this machine")
+    write_study(tmp_path / "study", ("idle",), (1000,), measured_cell(), sysinfo=sysinfo)
+    shown = [(tmp_path / "study", "json"), (tmp_path / "study", "html")]
+    shown += [(saved["target-sysinfo"], fmt) for fmt in ("json", "html", "markdown")]
+    for source, fmt in shown:
+        _, out, _ = report(capsys, source, "--format", fmt)
+        assert all(warning_id in out for warning_id in ids), (source.name, fmt)
+
+
 def test_cyclictest_output_is_read_as_rt_import_reads_it(
     saved: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

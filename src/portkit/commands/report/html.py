@@ -166,7 +166,7 @@ def _area(area: dict, plots: Sequence[Plot], plots_note: str | None) -> Html:
     if area["decisive"]:
         parts.append(_decisive(area["decisive"]))
     if area["area"] == "latency" and area.get("cells"):
-        parts.append(_target_warnings([i for i in area["items"] if i["group"] == "sysinfo"]))
+        parts.append(_target_warnings([i for i in area["items"] if i["key"].startswith("sysinfo:")]))
         parts.append(_cells(area["cells"]))
         parts.append(_plots(plots, plots_note))
     if area["area"] == "layouts" and area.get("records"):
@@ -372,10 +372,15 @@ def _target_warnings(notes: list[dict]) -> Html | None:
     """What the target said about its latency when the study began (rt sysinfo): why the figures are what they are."""
     if not notes:
         return None
-    rows = [h("li", h("code", note["where"]), " ", note["message"]) for note in notes]
+    rows = [h("li", h("code", _named(note)), " ", note["message"]) for note in notes]
     return h(
         "details", h("summary", f"The target's warnings when the study began ({len(notes)})"), h("ul", rows), open=True
     )
+
+
+def _named(note: dict) -> str:
+    """Where a note is, after its id when it has one (PKS1xx)."""
+    return f"{note['group']} {note['where']}" if note["group"][:2] == "PK" else note["where"]
 
 
 def _records(records: list[dict], fixed: list[str]) -> Html:

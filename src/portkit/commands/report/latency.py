@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from portkit.commands.report.model import NOT_MEASURED, NOT_READY, READY, Settings, Source
+from portkit.commands.report.model import NOT_MEASURED, NOT_READY, READY, Settings, Source, sysinfo_group
 from portkit.core.errors import BadInput
 from portkit.core.output import count
 
@@ -193,6 +193,7 @@ def _notes(index: int, source: Source, latency: Latency) -> list[dict]:
                     f"{source.label}: {about}",
                     str(warning.get("message", "")),
                     "",
+                    group=sysinfo_group(warning),
                 )
             )
     for problem in latency.warnings:
@@ -200,12 +201,12 @@ def _notes(index: int, source: Source, latency: Latency) -> list[dict]:
     return notes
 
 
-def _note(index: int, key: str, title: str, where: str, message: str, fix: str) -> dict:
+def _note(index: int, key: str, title: str, where: str, message: str, fix: str, group: str = "") -> dict:
     return {
         "key": key,
         "source": index,
         "severity": "note",
-        "group": key.partition(":")[0],
+        "group": group or key.partition(":")[0],
         "title": title,
         "where": where,
         "message": message,

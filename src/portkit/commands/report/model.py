@@ -105,6 +105,14 @@ class Settings:
         }
 
 
+def sysinfo_group(warning: dict) -> str:
+    """The group of one of rt sysinfo's warnings: its id (PKS1xx, docs/formats.md), shown
+    before the title as a finding's rule id is, so that the reader can look it up; older
+    agents send none."""
+    warning_id = str(warning.get("id") or "")
+    return warning_id if warning_id.startswith("PKS") else "sysinfo"
+
+
 def item(key: str, index: int, severity: str, group: str, title: str, where: str, message: str, fix: str) -> dict:
     """One item of an area as the document has it: what the renderers list, with the source it came from."""
     return {

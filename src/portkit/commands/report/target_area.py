@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from portkit.commands.report.model import Source, item
+from portkit.commands.report.model import Source, item, sysinfo_group
 from portkit.core.errors import BadInput
 
 CPU = "portkit.cpu/1"
@@ -166,7 +166,7 @@ def _sysinfo(index: int, source: Source, emulated: bool) -> dict[str, Any]:
                     f"sysinfo:{about}",
                     index,
                     "note",
-                    "sysinfo",
+                    sysinfo_group(warning),
                     "the target's facts that make wake-ups late",
                     f"{document.get('target') or source.label}: {about}",
                     str(warning.get("message", "")),
