@@ -4,12 +4,14 @@ the readers of macro definitions and uses (scan/macros.py), fuzzed."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from portkit.commands.scan.macros import arguments_at, definitions
+from portkit.commands.scan.macros import MacroIndex, arguments_at, definitions
 from portkit.commands.scan.unit import identity
 from portkit.core.abis import parse_abi
 from portkit.cparse.libclang import binary_operator, cindex
@@ -256,3 +258,28 @@ def test_arguments_at_a_use() -> None:
     lines = ["    x = NOTE(&st, f(a, b) + 1);", "    y = LIMIT;"]
     assert arguments_at(lines, 1, 9) == ["&st", " f(a, b) + 1"]
     assert arguments_at(lines, 2, 9) == []
+
+
+class _Holder:
+    """What holds a MacroIndex whose reader reads through the holder (as a scanned unit does)."""
+
+    def __init__(self, text: str) -> None:
+        self.index = MacroIndex(lambda: definitions("f.h", self.text))
+        self.text = text
+
+
+def test_a_read_macro_index_lets_its_holder_go_without_the_cycle_collector() -> None:
+    """A unit's objects (a million on sqlite3.c) are freed as soon as its scan
+    ends, not left for the cycle collector to walk."""
+    holder = _Holder("#define LIMIT 32\n")
+    assert [m.line for m in holder.index.get("LIMIT")] == [1]
+    assert holder.index.get("OTHER") == []
+    gone = weakref.ref(holder)
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        del holder
+        assert gone() is None
+    finally:
+        if was_on:
+            gc.enable()

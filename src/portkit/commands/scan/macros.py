@@ -75,14 +75,14 @@ class MacroIndex:
     """The project's macros, from the files it is given (read on first use)."""
 
     def __init__(self, macros: Callable[[], Iterable[Macro]]) -> None:
-        self._read = macros
-        self._macros: dict[str, list[Macro]] | None = None
+        self._read: Callable[[], Iterable[Macro]] | None = macros
+        self._macros: dict[str, list[Macro]] = {}
 
     def get(self, name: str) -> list[Macro]:
         """The definitions of a name in the project's files (none: not one of its macros)."""
-        if self._macros is None:
-            self._macros = {}
-            for macro in self._read():
+        if self._read is not None:
+            read, self._read = self._read, None  # let go of the reader: it may hold what holds the index (a cycle)
+            for macro in read():
                 self._macros.setdefault(macro.name, []).append(macro)
         return self._macros.get(name, [])
 
