@@ -14,14 +14,16 @@ from hypothesis import strategies as st
 from portkit.commands.scan.macros import MacroIndex, arguments_at, definitions
 from portkit.commands.scan.unit import identity
 from portkit.core.abis import parse_abi
-from portkit.cparse.libclang import binary_operator, cindex
+from portkit.cparse.libclang import binary_operator, cindex, evaluate_int
 from portkit.cparse.parse import parse
 from portkit.cparse.walk import (
     CONVERSION,
     KIND,
     arguments,
     callee,
+    children,
     cursor_type,
+    folded_children,
     kind_table,
     own_tops,
     preorder,
@@ -215,6 +217,44 @@ def test_node_questions_answer_as_the_bindings_do(tmp_path: Path) -> None:
         assert [bytes(a) for a in arguments(ci, call)] == [bytes(a) for a in call.get_arguments()]
     assert called.count("sum") == 2  # the call through a pointer has no callee
     assert arguments(ci, tu.cursor) == []  # not a call: none
+
+
+MASKS = """unsigned long m(unsigned long v, long s)
+{
+    unsigned long w = 0xFFFFFFFF;
+    long l = (long) 0x7FFFFFFF;
+    v &= (0xFFFFFFFFUL);
+    s = s | 0x80000000;
+    if (v == 4294967295u || s != -1)
+        return (unsigned long) -1;
+    return v ^ w + (0xffffffff + 0);
+}
+"""
+
+
+def test_folded_children_are_the_stripped_children_that_fold_to_the_values(tmp_path: Path) -> None:
+    path = tmp_path / "masks.c"
+    path.write_text(MASKS)
+    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True)
+    assert tu is not None and not errors
+    ci = cindex()
+    nodes = [node for top in own_tops(ci, tu) for node, _ in everything(ci, top)]
+    literal_or_cast = {ci.CursorKind.INTEGER_LITERAL.value, ci.CursorKind.CSTYLE_CAST_EXPR.value}
+    operations = {"VAR_DECL", "BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "RETURN_STMT"}
+    for values in ((0xFFFFFFFF, 0x7FFFFFFF, 0x80000000), (-1,), ()):
+        marked = set()
+        for node in nodes:
+            node._tu = tu
+            expected = []
+            for child in children(ci, node):
+                operand = strip(ci, child)
+                expected.append(operand.kind.value in literal_or_cast and evaluate_int(ci, operand) in values)
+            found = folded_children(ci, node, kind_table(literal_or_cast), values)
+            assert [bool(mark) for mark in found] == expected
+            if any(found) and node.kind.name in operations:
+                marked.add(node.location.line)
+        # the limits' lines (the sum's literal on line 9 too); -1: the return's cast, not `s != -1` (a negation)
+        assert marked == {3: {3, 4, 5, 6, 7, 9}, 1: {8}, 0: set()}[len(values)]
 
 
 def test_preorder_is_walk_preorder_of_the_kinds_asked_for(tmp_path: Path) -> None:

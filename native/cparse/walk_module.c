@@ -42,6 +42,10 @@
  *   strip(library, cursor) -> bytes               the expression under implicit
  *                  conversions and parentheses (an implicit node wider than its
  *                  child, such as va_arg, stays)
+ *   folded_children(library, cursor, kinds, values) -> bytes   one byte per
+ *                  child of the node: 1 where the child, stripped as strip()
+ *                  does, is of a wanted kind (kinds: as walk's) and clang
+ *                  folds it to an integer among values (a tuple of ints)
  *
  * Nodes are told apart as Python's scan does (unit.identity): an expression
  * or statement by its kind and clang node (data[1]), anything else by all of
@@ -102,6 +106,10 @@ static struct {
     Cursor (*referenced)(Cursor);
     int (*argument_count)(Cursor);
     Cursor (*argument)(Cursor, unsigned);
+    void *(*evaluate)(Cursor);
+    int (*eval_kind)(void *);
+    long long (*eval_as_long_long)(void *);
+    void (*eval_dispose)(void *);
 } clang;
 
 static int load(const char *library)
@@ -127,9 +135,13 @@ static int load(const char *library)
     *(void **)&clang.referenced = dlsym(handle, "clang_getCursorReferenced");
     *(void **)&clang.argument_count = dlsym(handle, "clang_Cursor_getNumArguments");
     *(void **)&clang.argument = dlsym(handle, "clang_Cursor_getArgument");
+    *(void **)&clang.evaluate = dlsym(handle, "clang_Cursor_Evaluate");
+    *(void **)&clang.eval_kind = dlsym(handle, "clang_EvalResult_getKind");
+    *(void **)&clang.eval_as_long_long = dlsym(handle, "clang_EvalResult_getAsLongLong");
+    *(void **)&clang.eval_dispose = dlsym(handle, "clang_EvalResult_dispose");
     if (!clang.visit_children || !clang.cursor_type || !clang.canonical_type || !clang.binary_operator_kind ||
         !clang.referenced || !clang.argument_count || !clang.argument || !clang.cursor_location || !clang.in_system_header || !clang.expansion_location || !clang.cursor_extent ||
-        !clang.equal_ranges) {
+        !clang.equal_ranges || !clang.evaluate || !clang.eval_kind || !clang.eval_as_long_long || !clang.eval_dispose) {
         PyErr_Format(PyExc_OSError, "libclang %s lacks a function the walk needs", library);
         return -1;
     }
@@ -656,15 +668,11 @@ static int first_child(Cursor c, Cursor parent, void *data)
 }
 
 #define PAREN_EXPR 111
+#define EVAL_INT 1 /* CXEval_Int */
 
-/* strip(library, cursor): rules ask it of most operands they look at; in
- * Python each step was four calls into libclang through ctypes. */
-static PyObject *py_strip(PyObject *module, PyObject *args)
+/* The expression under implicit conversions and parentheses. */
+static Cursor stripped(Cursor c)
 {
-    (void)module;
-    Cursor c;
-    if (library_and_cursor(args, &c, "cursor") != 0)
-        return NULL;
     while (c.kind == IMPLICIT || c.kind == PAREN_EXPR) {
         Cursor inner;
         Children found = {&inner, 0, 1, 0};
@@ -675,7 +683,91 @@ static PyObject *py_strip(PyObject *module, PyObject *args)
             break; /* wider than its child: no conversion (va_arg) */
         c = inner;
     }
+    return c;
+}
+
+/* strip(library, cursor): rules ask it of most operands they look at; in
+ * Python each step was four calls into libclang through ctypes. */
+static PyObject *py_strip(PyObject *module, PyObject *args)
+{
+    (void)module;
+    Cursor c;
+    if (library_and_cursor(args, &c, "cursor") != 0)
+        return NULL;
+    c = stripped(c);
     return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
+}
+
+/* Whether clang folds the expression to an integer among values (ints). */
+static int folds_to_one_of(Cursor c, long long *values, Py_ssize_t count)
+{
+    void *result = clang.evaluate(c);
+    if (!result)
+        return 0;
+    int found = 0;
+    if (clang.eval_kind(result) == EVAL_INT) {
+        long long value = clang.eval_as_long_long(result);
+        for (Py_ssize_t i = 0; i < count && !found; i++)
+            found = values[i] == value;
+    }
+    clang.eval_dispose(result);
+    return found;
+}
+
+/* folded_children(library, cursor, kinds, values): which of a node's operands
+ * is a given constant (0xFFFFFFFF), asked of every assignment and mask of a
+ * file; in Python, the children, their stripping and their folding were
+ * a dozen calls a node for the few that are. */
+static PyObject *py_folded_children(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *node, *wanted;
+    Py_buffer kinds;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sOy*O", &library, &node, &kinds, &wanted))
+        return NULL;
+    PyObject *result = NULL;
+    long long *values = NULL;
+    Children found = {NULL, 0, 0, 0};
+    Py_ssize_t count = 0;
+    if (load(library) != 0 || cursor_from(node, &c, "cursor") != 0 || sized(&kinds, KINDS, "kinds") != 0)
+        goto out;
+    if (!PyTuple_Check(wanted)) {
+        PyErr_SetString(PyExc_TypeError, "values must be a tuple of ints");
+        goto out;
+    }
+    count = PyTuple_Size(wanted);
+    values = malloc((size_t)(count > 0 ? count : 1) * sizeof *values);
+    if (!values) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        values[i] = PyLong_AsLongLong(PyTuple_GetItem(wanted, i));
+        if (values[i] == -1 && PyErr_Occurred())
+            goto out;
+    }
+    clang.visit_children(c, collect, &found);
+    if (found.failed) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)found.count);
+    if (!result)
+        goto out;
+    char *marks = PyBytes_AsString(result);
+    const unsigned char *table = kinds.buf;
+    for (size_t i = 0; marks && i < found.count; i++) {
+        Cursor operand = stripped(found.cursors[i]);
+        int wanted_kind = operand.kind >= 0 && operand.kind < KINDS && table[operand.kind];
+        marks[i] = (char)(wanted_kind && folds_to_one_of(operand, values, count));
+    }
+out:
+    free(found.cursors);
+    free(values);
+    PyBuffer_Release(&kinds);
+    return result;
 }
 
 #define FUNCTION_DECL 8
@@ -732,6 +824,8 @@ static PyMethodDef module_methods[] = {
     {"own_tops", py_own_tops, METH_VARARGS, "own_tops(library, tu) -> bytes: the project's top-level declarations"},
     {"tops_of_kind", py_tops_of_kind, METH_VARARGS, "tops_of_kind(library, tu, kind) -> bytes: top-level declarations"},
     {"preorder", py_preorder, METH_VARARGS, "preorder(library, cursor, kinds) -> bytes: the node and those below it"},
+    {"folded_children", py_folded_children, METH_VARARGS,
+     "folded_children(library, cursor, kinds, values) -> bytes: which children fold to one of values"},
     {"strip", py_strip, METH_VARARGS, "strip(library, cursor) -> bytes: under implicit conversions and parentheses"},
     {"walk", py_walk, METH_VARARGS,
      "walk(library, tu, tops, kinds, operators, conversions) -> Walk: the nodes the rules asked for"},

@@ -88,6 +88,14 @@ def strip(ci, cursor):
     return stripped
 
 
+def folded_children(ci, cursor, kinds: bytes, values: tuple[int, ...]) -> bytes:
+    """One byte per child of the node: 1 where the child, under implicit
+    conversions and parentheses (as strip()), is of a kind a kind_table()
+    holds and clang folds it to one of values; one call into C instead of the
+    children, their stripping and their folding asked one by one."""
+    return _clangwalk.folded_children(ci.conf.lib._name, bytes(cursor), kinds, values)
+
+
 def callee(ci, call):
     """The function a call expression calls (FUNCTION_DECL), or None (a call through a pointer)."""
     found = _clangwalk.callee(ci.conf.lib._name, bytes(call))
