@@ -23,6 +23,7 @@ from portkit.cparse.walk import (
     callee,
     children,
     cursor_type,
+    expression_at,
     folded_children,
     kind_table,
     own_tops,
@@ -255,6 +256,44 @@ def test_folded_children_are_the_stripped_children_that_fold_to_the_values(tmp_p
                 marked.add(node.location.line)
         # the limits' lines (the sum's literal on line 9 too); -1: the return's cast, not `s != -1` (a negation)
         assert marked == {3: {3, 4, 5, 6, 7, 9}, 1: {8}, 0: set()}[len(values)]
+
+
+def _extent(node) -> tuple[tuple[int, int], tuple[int, int]]:
+    start, end = node.extent.start, node.extent.end
+    return (start.line, start.column), (end.line, end.column)
+
+
+def _bindings_expression_at(top, span):
+    """expression_at as the bindings find it: down through the children whose extents hold span."""
+    node, found = top, None
+    while node is not None:
+        inside = None
+        for child in node.get_children():
+            extent = _extent(child)
+            if extent == span:
+                found = inside = child
+                break
+            if extent[0] <= span[0] and span[1] <= extent[1]:
+                inside = child
+                break
+        node = inside
+    return found
+
+
+def test_expression_at_finds_what_the_bindings_find(tmp_path: Path) -> None:
+    ci, _, tops = parsed(tmp_path)
+    spans = {_extent(node) for top in tops for node, _ in everything(ci, top)}
+    spans |= {((4, 1), (4, 2)), ((99, 1), (99, 9)), ((5, 5), (5, 11))}  # in no node, past the end, a part of one
+    found = 0
+    for top in tops:
+        for span in sorted(spans):
+            expected = _bindings_expression_at(top, span)
+            got = expression_at(ci, top, span)
+            assert (got is None) == (expected is None)
+            if got is not None:
+                assert bytes(got) == bytes(expected) and _extent(got) == span
+                found += 1
+    assert found > 20
 
 
 def test_preorder_is_walk_preorder_of_the_kinds_asked_for(tmp_path: Path) -> None:

@@ -42,6 +42,10 @@
  *   strip(library, cursor) -> bytes               the expression under implicit
  *                  conversions and parentheses (an implicit node wider than its
  *                  child, such as va_arg, stays)
+ *   expression_at(library, top, first_line, first_column, last_line, last_column)
+ *                  -> bytes | None   the innermost node below top whose extent
+ *                  is exactly that span (as its expansion's lines and columns),
+ *                  going down only through the nodes whose extents hold it
  *   folded_children(library, cursor, kinds, values) -> bytes   one byte per
  *                  child of the node: 1 where the child, stripped as strip()
  *                  does, is of a wanted kind (kinds: as walk's) and clang
@@ -106,6 +110,8 @@ static struct {
     Cursor (*referenced)(Cursor);
     int (*argument_count)(Cursor);
     Cursor (*argument)(Cursor, unsigned);
+    Location (*range_start)(Range);
+    Location (*range_end)(Range);
     void *(*evaluate)(Cursor);
     int (*eval_kind)(void *);
     long long (*eval_as_long_long)(void *);
@@ -135,13 +141,15 @@ static int load(const char *library)
     *(void **)&clang.referenced = dlsym(handle, "clang_getCursorReferenced");
     *(void **)&clang.argument_count = dlsym(handle, "clang_Cursor_getNumArguments");
     *(void **)&clang.argument = dlsym(handle, "clang_Cursor_getArgument");
+    *(void **)&clang.range_start = dlsym(handle, "clang_getRangeStart");
+    *(void **)&clang.range_end = dlsym(handle, "clang_getRangeEnd");
     *(void **)&clang.evaluate = dlsym(handle, "clang_Cursor_Evaluate");
     *(void **)&clang.eval_kind = dlsym(handle, "clang_EvalResult_getKind");
     *(void **)&clang.eval_as_long_long = dlsym(handle, "clang_EvalResult_getAsLongLong");
     *(void **)&clang.eval_dispose = dlsym(handle, "clang_EvalResult_dispose");
     if (!clang.visit_children || !clang.cursor_type || !clang.canonical_type || !clang.binary_operator_kind ||
         !clang.referenced || !clang.argument_count || !clang.argument || !clang.cursor_location || !clang.in_system_header || !clang.expansion_location || !clang.cursor_extent ||
-        !clang.equal_ranges || !clang.evaluate || !clang.eval_kind || !clang.eval_as_long_long || !clang.eval_dispose) {
+        !clang.equal_ranges || !clang.range_start || !clang.range_end || !clang.evaluate || !clang.eval_kind || !clang.eval_as_long_long || !clang.eval_dispose) {
         PyErr_Format(PyExc_OSError, "libclang %s lacks a function the walk needs", library);
         return -1;
     }
@@ -698,6 +706,62 @@ static PyObject *py_strip(PyObject *module, PyObject *args)
     return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
 }
 
+/* A place as (line, column) of its expansion, in one number that orders as the pair does. */
+static uint64_t expansion_place(Location where)
+{
+    unsigned line = 0, column = 0;
+    clang.expansion_location(where, NULL, &line, &column, NULL);
+    return (uint64_t)line << 32 | column;
+}
+
+/* expression_at(library, top, first_line, first_column, last_line, last_column):
+ * the node a diagnostic's range covers; in Python, each child's extent on
+ * the way down was a dozen calls through the bindings. */
+static PyObject *py_expression_at(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *top;
+    unsigned first_line, first_column, last_line, last_column;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sOIIII", &library, &top, &first_line, &first_column, &last_line, &last_column))
+        return NULL;
+    if (load(library) != 0 || cursor_from(top, &c, "top") != 0)
+        return NULL;
+    uint64_t first = (uint64_t)first_line << 32 | first_column, last = (uint64_t)last_line << 32 | last_column;
+    Cursor found = {0, 0, {NULL, NULL, NULL}};
+    int any = 0;
+    for (;;) {
+        Children below = {NULL, 0, 0, 0};
+        clang.visit_children(c, collect, &below);
+        if (below.failed) {
+            free(below.cursors);
+            return PyErr_NoMemory();
+        }
+        int inside = 0;
+        for (size_t i = 0; i < below.count; i++) {
+            Range extent = clang.cursor_extent(below.cursors[i]);
+            uint64_t start = expansion_place(clang.range_start(extent)), end = expansion_place(clang.range_end(extent));
+            if (start == first && end == last) {
+                found = c = below.cursors[i];
+                any = inside = 1;
+                break;
+            }
+            if (start <= first && last <= end) {
+                c = below.cursors[i];
+                inside = 1;
+                break;
+            }
+        }
+        free(below.cursors);
+        if (!inside)
+            break;
+    }
+    if (!any)
+        Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize((const char *)&found, sizeof found);
+}
+
 /* Whether clang folds the expression to an integer among values (ints). */
 static int folds_to_one_of(Cursor c, long long *values, Py_ssize_t count)
 {
@@ -824,6 +888,8 @@ static PyMethodDef module_methods[] = {
     {"own_tops", py_own_tops, METH_VARARGS, "own_tops(library, tu) -> bytes: the project's top-level declarations"},
     {"tops_of_kind", py_tops_of_kind, METH_VARARGS, "tops_of_kind(library, tu, kind) -> bytes: top-level declarations"},
     {"preorder", py_preorder, METH_VARARGS, "preorder(library, cursor, kinds) -> bytes: the node and those below it"},
+    {"expression_at", py_expression_at, METH_VARARGS,
+     "expression_at(library, top, first_line, first_column, last_line, last_column) -> bytes | None"},
     {"folded_children", py_folded_children, METH_VARARGS,
      "folded_children(library, cursor, kinds, values) -> bytes: which children fold to one of values"},
     {"strip", py_strip, METH_VARARGS, "strip(library, cursor) -> bytes: under implicit conversions and parentheses"},

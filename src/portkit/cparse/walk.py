@@ -88,6 +88,20 @@ def strip(ci, cursor):
     return stripped
 
 
+def expression_at(ci, top, span: tuple[tuple[int, int], tuple[int, int]]):
+    """The innermost node below top whose extent is exactly span ((line,
+    column) of its start and its end, as their expansions are), found in C
+    going down through the nodes whose extents hold it; None: none is."""
+    (first_line, first_column), (last_line, last_column) = span
+    library = ci.conf.lib._name
+    found = _clangwalk.expression_at(library, bytes(top), first_line, first_column, last_line, last_column)
+    if found is None:
+        return None
+    node = ci.Cursor.from_buffer_copy(found)
+    node._tu = top._tu
+    return node
+
+
 def folded_children(ci, cursor, kinds: bytes, values: tuple[int, ...]) -> bytes:
     """One byte per child of the node: 1 where the child, under implicit
     conversions and parentheses (as strip()), is of a kind a kind_table()

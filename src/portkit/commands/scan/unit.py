@@ -32,6 +32,7 @@ from portkit.cparse.walk import (
     callee,
     children,
     cursor_type,
+    expression_at,
     kind_table,
     preorder,
     strip,
@@ -203,20 +204,8 @@ class Unit:
         if span is None or point.file is None:
             return None
         wanted = ((span.start.line, span.start.column), (span.end.line, span.end.column))
-        node = self.top_around(point)
-        found = None
-        while node is not None:
-            inside = None
-            for child in self.children(node):
-                extent = _span(child.extent)
-                if extent == wanted:
-                    found = inside = child
-                    break
-                if extent[0] <= wanted[0] and wanted[1] <= extent[1]:
-                    inside = child
-                    break
-            node = inside
-        return found
+        top = self.top_around(point)
+        return expression_at(self.ci, top, wanted) if top is not None else None
 
     def typedef_chain(self, spelling: str) -> list[str]:
         """A typedef name and every typedef it is defined through: mytime_t, time_t, __time_t."""
