@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from portkit.commands.scan.macros import MacroIndex, arguments_at, definitions
 from portkit.commands.scan.unit import identity
 from portkit.core.abis import parse_abi
-from portkit.cparse.libclang import binary_operator, cindex, evaluate_int
+from portkit.cparse.libclang import binary_operator, cindex, evaluate_int, quick, skipped_lines
 from portkit.cparse.parse import parse
 from portkit.cparse.walk import (
     CONVERSION,
@@ -24,6 +24,7 @@ from portkit.cparse.walk import (
     children,
     cursor_type,
     expression_at,
+    extents,
     folded_children,
     kind_table,
     own_tops,
@@ -294,6 +295,42 @@ def test_expression_at_finds_what_the_bindings_find(tmp_path: Path) -> None:
                 assert bytes(got) == bytes(expected) and _extent(got) == span
                 found += 1
     assert found > 20
+
+
+def test_extents_are_where_the_bindings_say_cursors_start_and_end(tmp_path: Path) -> None:
+    ci, tu, tops = parsed(tmp_path)
+    nodes = [node for top in tops for node, _ in everything(ci, top)] + tops + [tu.cursor]
+    found = extents(ci, nodes)
+    assert len(found) == len(nodes) > 20
+    for node, (file, start, end) in zip(nodes, found, strict=True):
+        (file_expected, *start_expected), (_, *end_expected) = quick(ci).extent(node)
+        assert ((file or None), start, end) == (file_expected, tuple(start_expected), tuple(end_expected))
+        assert (start, end) == _extent(node)
+    assert extents(ci, []) == []
+
+
+LEFT_OUT = """#include "part.h"
+#if 0
+int gone;
+#endif
+#ifdef NEVER
+int also_gone;
+#else
+int kept;
+#endif
+"""
+
+
+def test_skipped_lines_are_the_regions_the_preprocessor_left_out(tmp_path: Path) -> None:
+    (tmp_path / "part.h").write_text("#ifndef PART\n#define PART\n#if 1\nint a;\n#else\nint b;\n#endif\n#endif\n")
+    path = tmp_path / "left.c"
+    path.write_text(LEFT_OUT)
+    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True, preprocessor_record=True)
+    assert tu is not None and not errors
+    ci = cindex()
+    assert skipped_lines(ci, tu, str(path)) == [(2, 4), (5, 7)]  # from the #if to its #endif or #else
+    assert skipped_lines(ci, tu, str(tmp_path / "part.h")) == [(5, 7)]
+    assert skipped_lines(ci, tu, str(tmp_path / "never-read.h")) == []
 
 
 def test_preorder_is_walk_preorder_of_the_kinds_asked_for(tmp_path: Path) -> None:

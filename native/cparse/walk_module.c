@@ -46,6 +46,12 @@
  *                  -> bytes | None   the innermost node below top whose extent
  *                  is exactly that span (as its expansion's lines and columns),
  *                  going down only through the nodes whose extents hold it
+ *   extents(library, cursors) -> bytes            for each of the CXCursors, five
+ *                  uint64s: its start's expansion file (libclang's handle),
+ *                  line and column, its end's line and column
+ *   skipped_lines(library, tu, path) -> bytes     the regions of the file (path: bytes) the
+ *                  preprocessor left out, as (first, last) line pairs of uint32s;
+ *                  tu: the CXTranslationUnit's address (empty: a file it never read)
  *   folded_children(library, cursor, kinds, values) -> bytes   one byte per
  *                  child of the node: 1 where the child, stripped as strip()
  *                  does, is of a wanted kind (kinds: as walk's) and clang
@@ -112,6 +118,9 @@ static struct {
     Cursor (*argument)(Cursor, unsigned);
     Location (*range_start)(Range);
     Location (*range_end)(Range);
+    void *(*get_file)(void *, const char *);
+    void *(*skipped_ranges)(void *, void *);
+    void (*dispose_ranges)(void *);
     void *(*evaluate)(Cursor);
     int (*eval_kind)(void *);
     long long (*eval_as_long_long)(void *);
@@ -143,13 +152,16 @@ static int load(const char *library)
     *(void **)&clang.argument = dlsym(handle, "clang_Cursor_getArgument");
     *(void **)&clang.range_start = dlsym(handle, "clang_getRangeStart");
     *(void **)&clang.range_end = dlsym(handle, "clang_getRangeEnd");
+    *(void **)&clang.get_file = dlsym(handle, "clang_getFile");
+    *(void **)&clang.skipped_ranges = dlsym(handle, "clang_getSkippedRanges");
+    *(void **)&clang.dispose_ranges = dlsym(handle, "clang_disposeSourceRangeList");
     *(void **)&clang.evaluate = dlsym(handle, "clang_Cursor_Evaluate");
     *(void **)&clang.eval_kind = dlsym(handle, "clang_EvalResult_getKind");
     *(void **)&clang.eval_as_long_long = dlsym(handle, "clang_EvalResult_getAsLongLong");
     *(void **)&clang.eval_dispose = dlsym(handle, "clang_EvalResult_dispose");
     if (!clang.visit_children || !clang.cursor_type || !clang.canonical_type || !clang.binary_operator_kind ||
         !clang.referenced || !clang.argument_count || !clang.argument || !clang.cursor_location || !clang.in_system_header || !clang.expansion_location || !clang.cursor_extent ||
-        !clang.equal_ranges || !clang.range_start || !clang.range_end || !clang.evaluate || !clang.eval_kind || !clang.eval_as_long_long || !clang.eval_dispose) {
+        !clang.equal_ranges || !clang.range_start || !clang.range_end || !clang.get_file || !clang.skipped_ranges || !clang.dispose_ranges || !clang.evaluate || !clang.eval_kind || !clang.eval_as_long_long || !clang.eval_dispose) {
         PyErr_Format(PyExc_OSError, "libclang %s lacks a function the walk needs", library);
         return -1;
     }
@@ -762,6 +774,82 @@ static PyObject *py_expression_at(PyObject *module, PyObject *args)
     return PyBytes_FromStringAndSize((const char *)&found, sizeof found);
 }
 
+/* extents(library, cursors): where each top-level declaration starts and ends,
+ * for finding the one around a place; thousands a unit, each six calls
+ * through ctypes in Python. */
+static PyObject *py_extents(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    Py_buffer cursors;
+    if (!PyArg_ParseTuple(args, "sy*", &library, &cursors))
+        return NULL;
+    PyObject *result = NULL;
+    if (load(library) != 0)
+        goto out;
+    if (cursors.len % (Py_ssize_t)sizeof(Cursor) != 0) {
+        PyErr_SetString(PyExc_ValueError, "cursors must be whole CXCursors");
+        goto out;
+    }
+    size_t count = (size_t)cursors.len / sizeof(Cursor);
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 5 * sizeof(uint64_t)));
+    if (!result)
+        goto out;
+    uint64_t *to = (uint64_t *)(void *)PyBytes_AsString(result);
+    for (size_t i = 0; to && i < count; i++) {
+        Cursor c;
+        memcpy(&c, (const char *)cursors.buf + i * sizeof c, sizeof c);
+        Range extent = clang.cursor_extent(c);
+        void *file = NULL;
+        unsigned line = 0, column = 0, end_line = 0, end_column = 0;
+        clang.expansion_location(clang.range_start(extent), &file, &line, &column, NULL);
+        clang.expansion_location(clang.range_end(extent), NULL, &end_line, &end_column, NULL);
+        uint64_t *row = to + 5 * i;
+        row[0] = (uint64_t)(uintptr_t)file;
+        row[1] = line;
+        row[2] = column;
+        row[3] = end_line;
+        row[4] = end_column;
+    }
+out:
+    PyBuffer_Release(&cursors);
+    return result;
+}
+
+typedef struct {
+    unsigned count;
+    Range *ranges;
+} RangeList; /* CXSourceRangeList */
+
+/* skipped_lines(library, tu, path): the preprocessor's left-out regions of
+ * one of the unit's files, asked of each of the project's headers a unit
+ * includes; in Python, four calls through the bindings a region. */
+static PyObject *py_skipped_lines(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library, *path;
+    unsigned long long tu;
+    if (!PyArg_ParseTuple(args, "sKy", &library, &tu, &path))
+        return NULL;
+    if (load(library) != 0)
+        return NULL;
+    void *file = clang.get_file((void *)(uintptr_t)tu, path);
+    RangeList *found = file ? clang.skipped_ranges((void *)(uintptr_t)tu, file) : NULL;
+    if (!found)
+        return PyBytes_FromStringAndSize(NULL, 0);
+    PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(found->count * 2 * sizeof(uint32_t)));
+    uint32_t *to = result ? (uint32_t *)(void *)PyBytes_AsString(result) : NULL;
+    for (unsigned i = 0; to && i < found->count; i++) {
+        unsigned first = 0, last = 0;
+        clang.expansion_location(clang.range_start(found->ranges[i]), NULL, &first, NULL, NULL);
+        clang.expansion_location(clang.range_end(found->ranges[i]), NULL, &last, NULL, NULL);
+        to[2 * i] = first;
+        to[2 * i + 1] = last;
+    }
+    clang.dispose_ranges(found);
+    return result;
+}
+
 /* Whether clang folds the expression to an integer among values (ints). */
 static int folds_to_one_of(Cursor c, long long *values, Py_ssize_t count)
 {
@@ -890,6 +978,9 @@ static PyMethodDef module_methods[] = {
     {"preorder", py_preorder, METH_VARARGS, "preorder(library, cursor, kinds) -> bytes: the node and those below it"},
     {"expression_at", py_expression_at, METH_VARARGS,
      "expression_at(library, top, first_line, first_column, last_line, last_column) -> bytes | None"},
+    {"extents", py_extents, METH_VARARGS, "extents(library, cursors) -> bytes: where each cursor starts and ends"},
+    {"skipped_lines", py_skipped_lines, METH_VARARGS,
+     "skipped_lines(library, tu, path) -> bytes: a file's regions the preprocessor left out"},
     {"folded_children", py_folded_children, METH_VARARGS,
      "folded_children(library, cursor, kinds, values) -> bytes: which children fold to one of values"},
     {"strip", py_strip, METH_VARARGS, "strip(library, cursor) -> bytes: under implicit conversions and parentheses"},

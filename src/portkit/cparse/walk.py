@@ -15,6 +15,7 @@ the conversion as their parent.
 
 from __future__ import annotations
 
+import array
 import ctypes
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -86,6 +87,13 @@ def strip(ci, cursor):
     stripped = ci.Cursor.from_buffer_copy(found)
     stripped._tu = cursor._tu
     return stripped
+
+
+def extents(ci, cursors: list) -> list[tuple[int, tuple[int, int], tuple[int, int]]]:
+    """(file, (line, column) of the start, of the end) of each cursor, as
+    their expansions are; the file as libclang's handle, for comparing."""
+    found = array.array("Q", _clangwalk.extents(ci.conf.lib._name, b"".join(map(bytes, cursors))))
+    return [(found[i], (found[i + 1], found[i + 2]), (found[i + 3], found[i + 4])) for i in range(0, len(found), 5)]
 
 
 def expression_at(ci, top, span: tuple[tuple[int, int], tuple[int, int]]):

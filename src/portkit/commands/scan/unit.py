@@ -33,6 +33,7 @@ from portkit.cparse.walk import (
     children,
     cursor_type,
     expression_at,
+    extents,
     kind_table,
     preorder,
     strip,
@@ -110,9 +111,8 @@ class Unit:
         """The top-level declaration whose extent holds location (None: none of the project's)."""
         if self._spans is None:
             spans: dict[int | None, list] = {}
-            for top in self.tops:
-                (file, *start), (_, *end) = self.quick.extent(top)
-                spans.setdefault(file, []).append((tuple(start), tuple(end), top))
+            for (file, start, end), top in zip(extents(self.ci, self.tops), self.tops, strict=True):
+                spans.setdefault(file or None, []).append((start, end, top))
             self._spans = {file: sorted(found, key=lambda s: s[0]) for file, found in spans.items()}
         file, line, column = self.quick.place(location)
         found = self._spans.get(file, []) if file else []
