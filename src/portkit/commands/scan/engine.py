@@ -38,8 +38,9 @@ MISSING_HEADER = re.compile(r"'(.+)' file not found")  # clang's fatal error for
 # clang's errors for a call without a declaration: PK701's finding, not a file it could not read
 IMPLICIT_MESSAGE = re.compile(r"(call to undeclared|implicit declaration of|implicitly declaring library) function")
 # A file that may hold architecture-specific code, worth a look as the source ABI sees it.
+# (`\basm\b` written as asm(?<!\wasm)(?!\w): a leading \b made the search look at every character.)
 ARCH_SPECIFIC = re.compile(
-    r"\basm\b|__asm|arm_neon|arm_acle|intrin\.h|__builtin_(?:arm|aarch64|ia32|neon|mips)_|__arm_"
+    r"asm(?<!\wasm)(?!\w)|__asm|arm_neon|arm_acle|intrin\.h|__builtin_(?:arm|aarch64|ia32|neon|mips)_|__arm_"
 )
 
 

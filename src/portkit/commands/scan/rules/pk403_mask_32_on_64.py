@@ -134,16 +134,18 @@ def on_variable(unit: Unit, variable, _parent) -> None:
 
 # How the limits are written: in hex (leading zeros, any case, suffixes), in
 # decimal, or as a cast of -1 or ~0 ((unsigned)-1); a file that writes none of
-# them (in its own text or its project's headers) has none to find.
-WRITTEN = re.compile(
-    r"0[xX]0*(?:7[fF]{7}|80{7}|[fF]{8})(?![0-9a-fA-F])"  # hex
-    r"|\b(?:214748364[78]|4294967295)\b"  # decimal
-    r"|\)\s*(?:-\s*1|~\s*0)\b"  # (unsigned)-1
+# them (in its own text or its project's headers) has none to find. Three
+# searches, each starting from a literal: one pattern of the three, and a
+# leading \b, looked at every character (70 ms a large file).
+WRITTEN = (
+    re.compile(r"0[xX]0*(?:7[fF]{7}|80{7}|[fF]{8})(?![0-9a-fA-F])"),  # hex
+    re.compile(r"(?:214748364[78]|4294967295)(?<!\w214748364[78])(?<!\w4294967295)(?!\w)"),  # decimal
+    re.compile(r"\)\s*(?:-\s*1|~\s*0)\b"),  # (unsigned)-1
 )
 
 CHECK = Check(
     RULE,
-    applies=lambda unit: unit.mentions(WRITTEN),
+    applies=lambda unit: any(unit.mentions(way) for way in WRITTEN),
     nodes={"BINARY_OPERATOR": on_binary, "COMPOUND_ASSIGNMENT_OPERATOR": on_binary, "VAR_DECL": on_variable},
     operators={"BINARY_OPERATOR": BINARY, "COMPOUND_ASSIGNMENT_OPERATOR": COMPOUND},
 )
