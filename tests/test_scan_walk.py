@@ -5,13 +5,16 @@ the readers of macro definitions and uses (scan/macros.py), fuzzed."""
 from __future__ import annotations
 
 import gc
+import re
 import weakref
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from portkit.commands.scan.engine import ARCH_SPECIFIC
 from portkit.commands.scan.macros import MacroIndex, arguments_at, definitions
+from portkit.commands.scan.rules import pk402_pointer_bits_literal, pk403_mask_32_on_64, pk702_va_arg_narrow
 from portkit.commands.scan.unit import identity
 from portkit.core.abis import parse_abi
 from portkit.cparse.libclang import binary_operator, cindex, evaluate_int, quick, skipped_lines
@@ -357,6 +360,17 @@ def test_definitions_never_fail_and_hold_their_lines(lines: list[str]) -> None:
         assert first == macro.lines[0] and "define" in first
 
 
+FIRST_DEFINES = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)  # as first written
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINES, st.sampled_from(["\n", "\r\n"]))
+def test_definitions_are_the_directives_the_first_pattern_found(lines: list[str], newline: str) -> None:
+    text = newline.join(lines)
+    expected = [(text.count("\n", 0, m.start()) + 1, m[1]) for m in FIRST_DEFINES.finditer(text)]
+    assert [(m.line, m.name) for m in definitions("f.h", text)] == expected
+
+
 def test_definitions_follow_continuation_lines() -> None:
     text = "int a;\n#define STEP(p) \\\n  do { (p)++; \\\n  } while (0)\n#  define LIMIT 32\n"
     found = definitions("f.h", text)
@@ -399,3 +413,32 @@ def test_a_read_macro_index_lets_its_holder_go_without_the_cycle_collector() -> 
     finally:
         if was_on:
             gc.enable()
+
+
+# The searches that say whether a file can hold what a rule looks for, as
+# first written (a leading \b); the faster spellings must find the same.
+FIRST_WRITTEN = (
+    (re.compile(r"\b3[12]\b"), (pk402_pointer_bits_literal.WRITTEN,)),
+    (
+        re.compile(
+            r"0[xX]0*(?:7[fF]{7}|80{7}|[fF]{8})(?![0-9a-fA-F])|\b(?:214748364[78]|4294967295)\b|\)\s*(?:-\s*1|~\s*0)\b"
+        ),
+        pk403_mask_32_on_64.WRITTEN,
+    ),
+    (re.compile(r"\bva_arg\b"), (pk702_va_arg_narrow.VA_ARG,)),
+    (
+        re.compile(r"\basm\b|__asm|arm_neon|arm_acle|intrin\.h|__builtin_(?:arm|aarch64|ia32|neon|mips)_|__arm_"),
+        (ARCH_SPECIFIC,),
+    ),
+)
+PIECES = ["3", "31", "32", "0x7fffffff", "0X80000000", "0xFFFFFFFF", "0x00ffffffff", "2147483647", "2147483648"]
+PIECES += ["4294967295", "(unsigned)", ") -1", "~0", "va_arg", "asm", "__asm__", "arm_neon", "__builtin_arm_", "x", "_"]
+PIECES += [" ", "\n", "1", "f", "U", "(", ")"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=12))
+def test_the_faster_searches_find_what_the_first_ones_found(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for first, faster in FIRST_WRITTEN:
+        assert (first.search(text) is not None) == any(way.search(text) is not None for way in faster), text

@@ -51,7 +51,10 @@ class Place:
     end_column: int
 
 
-DEFINES = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+# `#define NAME` where only blanks stand before the '#' on its line (checked
+# apart: as a pattern `^[ \t]*#...` with re.MULTILINE, the search looked at
+# every character, a third of a second for a 9 MB amalgamation).
+DEFINES = re.compile(r"#[ \t]*define[ \t]+([A-Za-z_]\w*)")
 
 
 def definitions(path: str, text: str) -> list[Macro]:
@@ -60,7 +63,9 @@ def definitions(path: str, text: str) -> list[Macro]:
     found: list[Macro] = []
     line, counted = 1, 0  # lines counted from the previous #define on: a 9 MB amalgamation has thousands
     for match in DEFINES.finditer(text):
-        start = match.start()
+        start = text.rfind("\n", 0, match.start()) + 1
+        if text[start : match.start()].strip(" \t"):
+            continue  # not a directive: something else stands before the '#'
         line += text.count("\n", counted, start)
         counted = start
         end = text.find("\n", start)
