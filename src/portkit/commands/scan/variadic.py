@@ -13,6 +13,7 @@ from portkit.commands.scan.unit import Unit, identity
 from portkit.commands.scan.widths import Width
 
 LOOPS = ("FOR_STMT", "WHILE_STMT", "DO_STMT")
+FUNCTION_DECL = 8  # CXCursor_FunctionDecl
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def _analyse(unit: Unit) -> Variadic:
     functions = {
         top.spelling: top
         for top in unit.tops
-        if top.kind == ci.CursorKind.FUNCTION_DECL
+        if top._kind_id == FUNCTION_DECL  # by number: asked of each of the thousands of declarations a unit has
         and top.is_definition()
         and top.type.kind == ci.TypeKind.FUNCTIONPROTO
         and top.type.is_function_variadic()
