@@ -6,6 +6,7 @@ import re
 
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Unit
+from portkit.cparse.walk import folded_children, kind_table
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -29,6 +30,8 @@ RULE = Rule(
 
 SHIFTS = frozenset({"<<", ">>", "<<=", ">>="})
 COMPARISONS = frozenset({"<", "<=", "!=", ">", ">="})
+BINARY_OPERATOR = 114  # CXCursor_BinaryOperator, by number: asked of every condition
+LITERALS = kind_table((106,))  # CXCursor_IntegerLiteral
 
 
 def _literal_32(unit: Unit, node):
@@ -93,8 +96,10 @@ def _bound_32(unit: Unit, condition):
     if condition is None:
         return None
     condition = unit.strip(condition)
-    if condition.kind != ci.CursorKind.BINARY_OPERATOR or unit.binary_operator(condition) not in COMPARISONS:
+    if condition._kind_id != BINARY_OPERATOR or unit.binary_operator(condition) not in COMPARISONS:
         return None
+    if not any(folded_children(ci, condition, LITERALS, (31, 32))):
+        return None  # most conditions: no side is 31 or 32 (asked in C, one call)
     sides = [unit.strip(c) for c in unit.children(condition)]
     for literal, variable in (sides, sides[::-1]):
         if literal.kind == ci.CursorKind.INTEGER_LITERAL and unit.value(literal) in (31, 32) and variable.spelling:
