@@ -6,7 +6,7 @@ import re
 
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Unit
-from portkit.cparse.walk import folded_children, kind_table
+from portkit.cparse.walk import folded_children, kind_table, preorder
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -32,6 +32,7 @@ SHIFTS = frozenset({"<<", ">>", "<<=", ">>="})
 COMPARISONS = frozenset({"<", "<=", "!=", ">", ">="})
 BINARY_OPERATOR = 114  # CXCursor_BinaryOperator, by number: asked of every condition
 LITERALS = kind_table((106,))  # CXCursor_IntegerLiteral
+SHIFT_KINDS = kind_table((114, 115))  # CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator
 
 
 def _literal_32(unit: Unit, node):
@@ -72,9 +73,8 @@ def on_bounded(unit: Unit, node, _parent) -> None:
     if found is None:
         return
     bound, counter = found
-    shifts = (ci.CursorKind.BINARY_OPERATOR, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR)
-    for inner in node.walk_preorder():
-        if inner.kind not in shifts or unit.binary_operator(inner) not in SHIFTS:
+    for inner in preorder(ci, node, SHIFT_KINDS):  # in C: the bindings' walk_preorder() made an object of every node
+        if unit.binary_operator(inner) not in SHIFTS:
             continue
         value, amount = unit.children(inner)
         if unit.strip(amount).spelling == counter and _grows(unit, value):
