@@ -91,7 +91,7 @@ def on_call(unit: Unit, call, parent) -> None:
         if shrunk is None or _constant(unit, argument):
             continue
         what = f"{name}() is handed a file offset in '{_spelled(shrunk)}' ({_sizes(unit, home, _size(shrunk))})"
-        _note(unit, call, what + ": an offset of 2 GiB or more is cut to 32 bits")
+        _note(unit, call, what + ": an offset of 2 GiB or more does not fit")
         return
     result = function.result_type
     named = LIBRARY_RESULTS.get(function.spelling) == "off_t" and 0 < _size(result) < home
