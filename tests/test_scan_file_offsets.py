@@ -110,6 +110,21 @@ def test_the_widths_in_the_messages_are_the_compilers(tmp_path: Path) -> None:
     assert wrong == []
 
 
+def test_the_inode_number_is_named_only_where_st_ino_shrinks_too(tmp_path: Path) -> None:
+    """stat() on 32-bit Linux also refuses an inode number its st_ino cannot
+    hold (stat(2), EOVERFLOW); MinGW's st_ino has 2 bytes at any rate and its
+    stat() does not refuse: the message says so only for Linux."""
+    _need_compilers()
+    _, linux = scan_json(ILP32, "--from", "LP64", "--to", "ILP32", "--fail-on", "never")
+    _, windows = scan_json(LLP64, "--from", "LP64", "--to", "LLP64", "--fail-on", "never")
+    assert "or one whose inode number passes 2^32" in pk303(linux)[16]["message"]
+    assert all("inode" not in f["message"] for f in pk303(windows).values())
+    st_ino = "sizeof(((struct stat *)0)->st_ino)"
+    assert _compiles(corpus.MODELS["LP64"], f"{st_ino} == 8", (), tmp_path)
+    assert _compiles(corpus.MODELS["ILP32"], f"{st_ino} == 4", (), tmp_path)
+    assert _compiles(corpus.MODELS["ILP32"], f"{st_ino} == 8", ("-D_FILE_OFFSET_BITS=64",), tmp_path)
+
+
 @pytest.mark.parametrize("model", ["LLP64", "ILP32"])
 def test_the_fix_makes_every_offset_64_bit(model: str, tmp_path: Path) -> None:
     """-D_FILE_OFFSET_BITS=64, the fix both messages give first: off_t, st_size,

@@ -77,10 +77,16 @@ def on_call(unit: Unit, call, parent) -> None:
     for argument in unit.arguments(call):
         filled = _stat_filled(unit, argument)
         if filled is not None:
-            record, size = filled
-            broken = "st_size comes out wrong" if _windows(unit) else "the call fails (EOVERFLOW)"
+            record, size, inode = filled
             what = f"{name}() fills '{record}', whose st_size is {_sizes(unit, home, size)}"
-            _note(unit, call, f"{what}: for a file of 2 GiB or more {broken}", fills=True)
+            if _windows(unit):
+                broken = "for a file of 2 GiB or more st_size comes out wrong"
+            elif inode:
+                broken = "for a file of 2 GiB or more, or one whose inode number passes 2^32, the call fails"
+                broken += " (EOVERFLOW)"
+            else:
+                broken = "for a file of 2 GiB or more the call fails (EOVERFLOW)"
+            _note(unit, call, f"{what}: {broken}", fills=True)
             return
     if not function.location.is_in_system_header:
         return  # off_t between the project's own functions: reported where it reaches the system
@@ -143,10 +149,10 @@ def _windows(unit: Unit) -> bool:
     return "mingw" in unit.pair.target.abi.triple or "windows" in unit.pair.target.abi.clang_triple
 
 
-def _stat_filled(unit: Unit, argument) -> tuple[str, int] | None:
-    """(the record's name, its st_size's bytes on the target) when argument
-    points (not const) at a C library struct whose st_size shrinks: the call
-    fills a struct stat."""
+def _stat_filled(unit: Unit, argument) -> tuple[str, int, bool] | None:
+    """(the record's name, its st_size's bytes on the target, whether its
+    st_ino shrank too) when argument points (not const) at a C library
+    struct whose st_size shrinks: the call fills a struct stat."""
     t = unit.strip(argument).type.get_canonical()
     if t.kind != unit.ci.TypeKind.POINTER:
         return None
@@ -155,22 +161,23 @@ def _stat_filled(unit: Unit, argument) -> tuple[str, int] | None:
         return None
     key = ("PK303 record", pointee.spelling)
     if key not in unit.notes:
-        unit.notes[key] = _shrinking_st_size(unit, pointee)
-    size = unit.notes[key]
-    return (pointee.spelling, size) if size else None
+        unit.notes[key] = _shrinking_stat(unit, pointee)
+    found = unit.notes[key]
+    return (pointee.spelling, *found) if found else None
 
 
-def _shrinking_st_size(unit: Unit, record) -> int:
-    """The bytes of a C library record's st_size where fewer than home's off_t, else 0."""
+def _shrinking_stat(unit: Unit, record) -> tuple[int, bool] | None:
+    """For a C library record whose st_size is narrower than home's off_t:
+    that size, and whether st_ino is narrower than home's ino_t (stat() on
+    32-bit Linux refuses a number it cannot store as well); else None."""
     declaration = record.get_declaration()
     if declaration is None or not declaration.location.is_in_system_header:
-        return 0
-    home = unit.pair.source.typedefs["off_t"]
-    for field in record.get_fields():
-        if field.spelling == "st_size":
-            size = _size(field.type)
-            return size if 0 < size < home else 0
-    return 0
+        return None
+    sizes = {f.spelling: _size(f.type) for f in record.get_fields() if f.spelling in ("st_size", "st_ino")}
+    size = sizes.get("st_size", 0)
+    if not 0 < size < unit.pair.source.typedefs["off_t"]:
+        return None
+    return size, 0 < sizes.get("st_ino", 0) < unit.pair.source.typedefs.get("ino_t", 0)
 
 
 def _shrunk_offset(unit: Unit, t, home: int) -> bool:
