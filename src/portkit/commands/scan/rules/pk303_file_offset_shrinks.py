@@ -28,8 +28,9 @@ RULE = Rule(
         "fails (EOVERFLOW on 32-bit Linux) or gives a wrong size. One finding per function, at its "
         "first such call or st_size, with the count of the others: one build flag or one change of "
         "API fixes them together. Not reported: constant offsets (`lseek(fd, 0, SEEK_SET)`), a "
-        "result only compared with a constant (an error check), and off_t passed between the "
-        "project's own functions (reported where it reaches the system)."
+        "result only compared with a constant (an error check), off_t passed between the project's "
+        "own functions (reported where it reaches the system), and on Windows a stat() in a function "
+        "that never reads st_size (MinGW's stat() cuts the size rather than failing)."
     ),
     wrong="struct stat st;\nfstat(fd, &st);\nlength = st.st_size;\nlseek(fd, (off_t)pos, SEEK_SET);",
     right=(
