@@ -7,13 +7,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from portkit.commands.scan import engine
 from portkit.commands.scan.archcode import ARCH_SPECIFIC, mentions, read_as_code
-from portkit.commands.scan.engine import _arch_code_at_home
-from portkit.commands.scan.home import Home
+from portkit.commands.scan.engine import ScanJob, scan_unit
 from portkit.commands.scan.models import probe_pair, resolve_abi
+from portkit.commands.scan.rules import RULES
 from portkit.core.abis import parse_abi
 from portkit.cparse.libclang import cindex, skipped_lines
 from portkit.cparse.parse import parse
@@ -134,35 +136,35 @@ static inline uint64_t cycles(void) { return 0; }
 """
 
 
-def _home(tmp_path: Path, text: str) -> tuple[Home, list[bool]]:
-    """A Home for text as scan makes it, and which parses it was asked for (True: with bodies)."""
+def scanned(tmp_path: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
+    """The rules of the findings of text's scan from 32-bit ARM to AArch64,
+    and the parses it made ("target", "home declarations", "home whole")."""
     path = tmp_path / "unit.c"
     path.write_text(text)
     pair = probe_pair(resolve_abi("arm", "--from"), resolve_abi("aarch64", "--to"), None)
-    asked: list[bool] = []
+    made: list[str] = []
 
-    def parse_home(bodies: bool):
-        asked.append(bodies)
-        return parse(str(path), pair.source.abi, ["-w"], None, text, bodies=bodies, preprocessor_record=True)[0]
+    def parse_recorded(file, abi, *args, bodies=False, **kwargs):
+        made.append("target" if abi == pair.target.abi else f"home {'whole' if bodies else 'declarations'}")
+        return parse(file, abi, *args, bodies=bodies, **kwargs)
 
-    return Home(cindex(), pair, parse_home), asked
-
-
-def test_no_whole_second_parse_for_assembly_the_source_abi_leaves_out(tmp_path: Path) -> None:
-    home, asked = _home(tmp_path, ONLY_ELSEWHERE)
-    assert not _arch_code_at_home(ONLY_ELSEWHERE, home)
-    assert asked == [False]  # only the declarations' parse, for the regions left out
+    monkeypatch.setattr(engine, "parse", parse_recorded)
+    job = ScanJob(path, text, (), pair, None, frozenset(rule.id for rule in RULES))
+    return sorted(f.rule for f in scan_unit(job).findings), sorted(made)
 
 
-def test_assembly_the_source_abi_reads_is_parsed_whole(tmp_path: Path) -> None:
-    text = ONLY_ELSEWHERE.replace("defined(__x86_64__)", "defined(__arm__)")
-    home, asked = _home(tmp_path, text)
-    assert _arch_code_at_home(text, home)
-    assert home.tu() is not None and asked == [False, True]
+def test_no_whole_second_parse_for_assembly_the_source_abi_leaves_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules, made = scanned(tmp_path, ONLY_ELSEWHERE, monkeypatch)
+    assert rules == [] and made == ["home declarations", "target"]
 
 
-def test_a_file_that_never_mentions_assembly_is_parsed_once(tmp_path: Path) -> None:
-    text = "int add(int a, int b) { return a + b; }\n"
-    home, asked = _home(tmp_path, text)
-    assert not _arch_code_at_home(text, home)
-    assert asked == []
+def test_assembly_the_source_abi_reads_is_parsed_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules, made = scanned(tmp_path, ONLY_ELSEWHERE.replace("defined(__x86_64__)", "defined(__arm__)"), monkeypatch)
+    assert rules == ["PK801"] and made == ["home declarations", "home whole", "target"]
+
+
+def test_a_file_that_never_mentions_assembly_is_parsed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules, made = scanned(tmp_path, "int add(int a, int b) { return a + b; }\n", monkeypatch)
+    assert rules == [] and made == ["target"]

@@ -8,6 +8,7 @@ defined(__arm__)` blocks, where 32-bit assembly and intrinsics live)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from portkit.commands.scan.models import ModelPair
@@ -26,6 +27,7 @@ class Home:
     # or without, keeping the preprocessor's record; None if it does not parse
     parse: Callable[[bool], object | None]
     _parses: dict[bool, object | None] = field(default_factory=dict)  # bodies -> the parse
+    _coming: Future | None = None  # the declarations' parse, under way on a thread of its own
     _layouts: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
 
     def parsed(self):
@@ -44,9 +46,27 @@ class Home:
         """The unit's declarations: the whole parse if made, else one without function bodies."""
         if True in self._parses:
             return self._parses[True]
+        if self._coming is not None:
+            self._parses[False] = self._coming.result()
+            self._coming = None
         if False not in self._parses:
             self._parses[False] = self.parse(False)
         return self._parses[False]
+
+    def start_declarations(self) -> None:
+        """Starts the declarations' parse on a thread while the target's parse
+        goes on: libclang lets go of Python's lock while it parses, so the two
+        run at once where a CPU is free (sqlite3.c's scan outlasts the other
+        worker's files). The thread has the worker's deep stack."""
+        if self._coming is None and not self._parses:
+            pool = ThreadPoolExecutor(1, thread_name_prefix="home-parse")
+            self._coming = pool.submit(self.parse, False)
+            pool.shutdown(wait=False)  # the thread ends with the parse
+
+    def finish(self) -> None:
+        """Waits for a parse still under way: nothing of this unit outlives its scan."""
+        if self._coming is not None:
+            self._coming.exception()
 
     def left_out(self) -> list[tuple[int, int]]:
         """The regions (first, last line) of the unit's own file that the
