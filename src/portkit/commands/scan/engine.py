@@ -107,7 +107,7 @@ def _scan_unit(job: ScanJob) -> Scanned:
     )
     mentioned = mentions(job.text) if any(c.at_home for c in checks) else []
     if mentioned:
-        home.start_declarations()  # the source ABI's preprocessor decides whether they are read
+        home.start(bodies=False)  # the source ABI's preprocessor decides whether they are read
     try:
         return _scan_parsed(job, ci, checks, home, mentioned)
     finally:
@@ -137,12 +137,15 @@ def _scan_parsed(job: ScanJob, ci, checks: list[Check], home: Home, mentioned: l
     unit.notes[("lines", str(job.path))] = job.text.encode("utf-8", "surrogatepass").decode("latin-1").splitlines()
     checks = [c for c in checks if c.applies is None or c.applies(unit)]
     try:
+        at_home = [c for c in checks if c.at_home]
+        read_at_home = bool(at_home and mentioned) and read_as_code(job.text, mentioned, home.left_out())
+        if read_at_home:
+            home.start(bodies=True)  # parsed while the target's walk and rules run
         # the walk first: it knows every node's parent, which the diagnostics' rules then ask
         _scan(unit, [c for c in checks if not c.at_home])
         claimed = _diagnostics(unit, checks)
         errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
-        at_home = [c for c in checks if c.at_home]
-        if at_home and mentioned and read_as_code(job.text, mentioned, home.left_out()) and home.tu() is not None:
+        if read_at_home and home.tu() is not None:
             home_unit = Unit(ci, home.tu(), job.pair, home, tops=own_declarations(home.tu()))
             _scan(home_unit, at_home)
             unit.findings += [f for f in home_unit.findings if f not in unit.findings]

@@ -27,7 +27,7 @@ class Home:
     # or without, keeping the preprocessor's record; None if it does not parse
     parse: Callable[[bool], object | None]
     _parses: dict[bool, object | None] = field(default_factory=dict)  # bodies -> the parse
-    _coming: Future | None = None  # the declarations' parse, under way on a thread of its own
+    _coming: dict[bool, Future] = field(default_factory=dict)  # bodies -> a parse under way on a thread
     _layouts: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
 
     def parsed(self):
@@ -38,35 +38,32 @@ class Home:
 
     def tu(self):
         """The whole unit, function bodies and all."""
-        if True not in self._parses:
-            self._parses[True] = self.parse(True)
-        return self._parses[True]
+        return self._made(True)
 
     def declarations(self):
         """The unit's declarations: the whole parse if made, else one without function bodies."""
-        if True in self._parses:
-            return self._parses[True]
-        if self._coming is not None:
-            self._parses[False] = self._coming.result()
-            self._coming = None
-        if False not in self._parses:
-            self._parses[False] = self.parse(False)
-        return self._parses[False]
+        return self._parses[True] if True in self._parses else self._made(False)
 
-    def start_declarations(self) -> None:
-        """Starts the declarations' parse on a thread while the target's parse
-        goes on: libclang lets go of Python's lock while it parses, so the two
-        run at once where a CPU is free (sqlite3.c's scan outlasts the other
-        worker's files). The thread has the worker's deep stack."""
-        if self._coming is None and not self._parses:
+    def start(self, bodies: bool) -> None:
+        """Starts a parse on a thread while the worker goes on (the target's
+        parse, its walk and rules): libclang lets go of Python's lock while it
+        parses, so both run at once where a CPU is free (sqlite3.c's scan
+        outlasts the other worker's files). The thread has the worker's deep stack."""
+        if bodies not in self._coming and bodies not in self._parses:
             pool = ThreadPoolExecutor(1, thread_name_prefix="home-parse")
-            self._coming = pool.submit(self.parse, False)
+            self._coming[bodies] = pool.submit(self.parse, bodies)
             pool.shutdown(wait=False)  # the thread ends with the parse
 
     def finish(self) -> None:
-        """Waits for a parse still under way: nothing of this unit outlives its scan."""
-        if self._coming is not None:
-            self._coming.exception()
+        """Waits for the parses still under way: nothing of this unit outlives its scan."""
+        for coming in self._coming.values():
+            coming.exception()
+
+    def _made(self, bodies: bool):
+        if bodies not in self._parses:
+            coming = self._coming.pop(bodies, None)
+            self._parses[bodies] = coming.result() if coming is not None else self.parse(bodies)
+        return self._parses[bodies]
 
     def left_out(self) -> list[tuple[int, int]]:
         """The regions (first, last line) of the unit's own file that the
