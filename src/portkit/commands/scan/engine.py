@@ -89,32 +89,6 @@ def _no_cycle_collection() -> Iterator[None]:
 def _scan_unit(job: ScanJob) -> Scanned:
     ci = cindex()
     checks = [c for c in CHECKS if c.rule.id in job.rules]
-    source = job.pair.source.abi
-    home_flags = [*_flags(job.flags, source.triple), "-w"]
-    home = Home(
-        ci,
-        job.pair,
-        lambda bodies: parse(
-            str(job.path),
-            source,
-            home_flags,
-            job.sysroot,
-            job.text,
-            bodies=bodies,
-            build_machine=True,
-            preprocessor_record=True,
-        )[0],
-    )
-    mentioned = mentions(job.text) if any(c.at_home for c in checks) else []
-    if mentioned:
-        home.start(bodies=False)  # the source ABI's preprocessor decides whether they are read
-    try:
-        return _scan_parsed(job, ci, checks, home, mentioned)
-    finally:
-        home.finish()
-
-
-def _scan_parsed(job: ScanJob, ci, checks: list[Check], home: Home, mentioned: list[int]) -> Scanned:
     warnings = sorted({option for c in checks for option in c.diagnostics})
     flags = _flags(job.flags, job.pair.target.abi.triple) + list(QUIET) + warnings
     target = job.pair.target.abi
@@ -132,20 +106,33 @@ def _scan_parsed(job: ScanJob, ci, checks: list[Check], home: Home, mentioned: l
         skipped = [c for c in checks if c.needs_every_header]
         checks = [c for c in checks if not c.needs_every_header]
         incomplete = _stopped(ci, tu, path, fatal, [c.rule for c in skipped])
+    source = job.pair.source.abi
+    home_flags = [*_flags(job.flags, source.triple), "-w"]
+    home = Home(
+        ci,
+        job.pair,
+        lambda bodies: parse(
+            str(job.path),
+            source,
+            home_flags,
+            job.sysroot,
+            job.text,
+            bodies=bodies,
+            build_machine=True,
+            preprocessor_record=True,
+        )[0],
+    )
     unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu), lost_headers=fatal is not None)
     # The text parsed, not the disk's (they differ while --fix checks a fix), for what rules read of it.
     unit.notes[("lines", str(job.path))] = job.text.encode("utf-8", "surrogatepass").decode("latin-1").splitlines()
     checks = [c for c in checks if c.applies is None or c.applies(unit)]
     try:
-        at_home = [c for c in checks if c.at_home]
-        read_at_home = bool(at_home and mentioned) and read_as_code(job.text, mentioned, home.left_out())
-        if read_at_home:
-            home.start(bodies=True)  # parsed while the target's walk and rules run
         # the walk first: it knows every node's parent, which the diagnostics' rules then ask
         _scan(unit, [c for c in checks if not c.at_home])
         claimed = _diagnostics(unit, checks)
         errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
-        if read_at_home and home.tu() is not None:
+        at_home = [c for c in checks if c.at_home]
+        if at_home and _read_at_home(job.text, home) and home.tu() is not None:
             home_unit = Unit(ci, home.tu(), job.pair, home, tops=own_declarations(home.tu()))
             _scan(home_unit, at_home)
             unit.findings += [f for f in home_unit.findings if f not in unit.findings]
@@ -163,6 +150,16 @@ def _scan_parsed(job: ScanJob, ci, checks: list[Check], home: Home, mentioned: l
     return Scanned(
         unit.findings, errors, True, incomplete, unit.expansions, _build_machine_headers(unit, job), included
     )
+
+
+def _read_at_home(text: str, home: Home) -> bool:
+    """Whether the source ABI's compiler reads assembly or intrinsics in the
+    file, which the rules that look at the code's home then read in its whole
+    parse. Most files mention none; where one does only in comments, #if
+    conditions or branches the source ABI leaves out (sqlite3.c's x86 and
+    MSVC code, for ARM), a parse of the declarations answers, at a quarter of the cost."""
+    found = mentions(text)
+    return bool(found) and read_as_code(text, found, home.left_out())
 
 
 def _build_machine_headers(unit: Unit, job: ScanJob) -> list[str]:

@@ -8,7 +8,6 @@ defined(__arm__)` blocks, where 32-bit assembly and intrinsics live)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from portkit.commands.scan.models import ModelPair
@@ -27,7 +26,6 @@ class Home:
     # or without, keeping the preprocessor's record; None if it does not parse
     parse: Callable[[bool], object | None]
     _parses: dict[bool, object | None] = field(default_factory=dict)  # bodies -> the parse
-    _coming: dict[bool, Future] = field(default_factory=dict)  # bodies -> a parse under way on a thread
     _layouts: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
 
     def parsed(self):
@@ -44,25 +42,9 @@ class Home:
         """The unit's declarations: the whole parse if made, else one without function bodies."""
         return self._parses[True] if True in self._parses else self._made(False)
 
-    def start(self, bodies: bool) -> None:
-        """Starts a parse on a thread while the worker goes on (the target's
-        parse, its walk and rules): libclang lets go of Python's lock while it
-        parses, so both run at once where a CPU is free (sqlite3.c's scan
-        outlasts the other worker's files). The thread has the worker's deep stack."""
-        if bodies not in self._coming and bodies not in self._parses:
-            pool = ThreadPoolExecutor(1, thread_name_prefix="home-parse")
-            self._coming[bodies] = pool.submit(self.parse, bodies)
-            pool.shutdown(wait=False)  # the thread ends with the parse
-
-    def finish(self) -> None:
-        """Waits for the parses still under way: nothing of this unit outlives its scan."""
-        for coming in self._coming.values():
-            coming.exception()
-
     def _made(self, bodies: bool):
         if bodies not in self._parses:
-            coming = self._coming.pop(bodies, None)
-            self._parses[bodies] = coming.result() if coming is not None else self.parse(bodies)
+            self._parses[bodies] = self.parse(bodies)
         return self._parses[bodies]
 
     def left_out(self) -> list[tuple[int, int]]:
