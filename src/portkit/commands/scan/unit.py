@@ -449,7 +449,10 @@ class Unit:
 
     def _macro_index(self) -> MacroIndex:
         if self._macros is None:
-            self._macros = MacroIndex(lambda: (m for p in self._own_files() for m in self.definitions(p)))
+            # read now (its first question comes at once), not by a closure over
+            # the unit: a unit in a reference cycle waits for the cycle collector
+            macros = [m for p in self._own_files() for m in self.definitions(p)]
+            self._macros = MacroIndex(lambda: macros)
         return self._macros
 
     def inclusions(self) -> list:
