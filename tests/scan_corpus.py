@@ -44,6 +44,7 @@ RULES: dict[str, str] = {
     "PK202": "error",
     "PK301": "warning",
     "PK302": "warning",
+    "PK303": "warning",
     "PK401": "warning",
     "PK402": "warning",
     "PK403": "warning",

@@ -4,22 +4,30 @@ the readers of macro definitions and uses (scan/macros.py), fuzzed."""
 
 from __future__ import annotations
 
+import gc
+import re
+import weakref
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from portkit.commands.scan.macros import arguments_at, definitions
+from portkit.commands.scan.macros import MacroIndex, arguments_at, definitions
+from portkit.commands.scan.rules import pk402_pointer_bits_literal, pk403_mask_32_on_64, pk702_va_arg_narrow
 from portkit.commands.scan.unit import identity
 from portkit.core.abis import parse_abi
-from portkit.cparse.libclang import binary_operator, cindex
+from portkit.cparse.libclang import binary_operator, cindex, evaluate_int, quick, skipped_lines
 from portkit.cparse.parse import parse
 from portkit.cparse.walk import (
     CONVERSION,
     KIND,
     arguments,
     callee,
+    children,
     cursor_type,
+    expression_at,
+    extents,
+    folded_children,
     kind_table,
     own_tops,
     preorder,
@@ -215,6 +223,118 @@ def test_node_questions_answer_as_the_bindings_do(tmp_path: Path) -> None:
     assert arguments(ci, tu.cursor) == []  # not a call: none
 
 
+MASKS = """unsigned long m(unsigned long v, long s)
+{
+    unsigned long w = 0xFFFFFFFF;
+    long l = (long) 0x7FFFFFFF;
+    v &= (0xFFFFFFFFUL);
+    s = s | 0x80000000;
+    if (v == 4294967295u || s != -1)
+        return (unsigned long) -1;
+    return v ^ w + (0xffffffff + 0);
+}
+"""
+
+
+def test_folded_children_are_the_stripped_children_that_fold_to_the_values(tmp_path: Path) -> None:
+    path = tmp_path / "masks.c"
+    path.write_text(MASKS)
+    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True)
+    assert tu is not None and not errors
+    ci = cindex()
+    nodes = [node for top in own_tops(ci, tu) for node, _ in everything(ci, top)]
+    literal_or_cast = {ci.CursorKind.INTEGER_LITERAL.value, ci.CursorKind.CSTYLE_CAST_EXPR.value}
+    operations = {"VAR_DECL", "BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "RETURN_STMT"}
+    for values in ((0xFFFFFFFF, 0x7FFFFFFF, 0x80000000), (-1,), ()):
+        marked = set()
+        for node in nodes:
+            node._tu = tu
+            expected = []
+            for child in children(ci, node):
+                operand = strip(ci, child)
+                expected.append(operand.kind.value in literal_or_cast and evaluate_int(ci, operand) in values)
+            found = folded_children(ci, node, kind_table(literal_or_cast), values)
+            assert [bool(mark) for mark in found] == expected
+            if any(found) and node.kind.name in operations:
+                marked.add(node.location.line)
+        # the limits' lines (the sum's literal on line 9 too); -1: the return's cast, not `s != -1` (a negation)
+        assert marked == {3: {3, 4, 5, 6, 7, 9}, 1: {8}, 0: set()}[len(values)]
+
+
+def _extent(node) -> tuple[tuple[int, int], tuple[int, int]]:
+    start, end = node.extent.start, node.extent.end
+    return (start.line, start.column), (end.line, end.column)
+
+
+def _bindings_expression_at(top, span):
+    """expression_at as the bindings find it: down through the children whose extents hold span."""
+    node, found = top, None
+    while node is not None:
+        inside = None
+        for child in node.get_children():
+            extent = _extent(child)
+            if extent == span:
+                found = inside = child
+                break
+            if extent[0] <= span[0] and span[1] <= extent[1]:
+                inside = child
+                break
+        node = inside
+    return found
+
+
+def test_expression_at_finds_what_the_bindings_find(tmp_path: Path) -> None:
+    ci, _, tops = parsed(tmp_path)
+    spans = {_extent(node) for top in tops for node, _ in everything(ci, top)}
+    spans |= {((4, 1), (4, 2)), ((99, 1), (99, 9)), ((5, 5), (5, 11))}  # in no node, past the end, a part of one
+    found = 0
+    for top in tops:
+        for span in sorted(spans):
+            expected = _bindings_expression_at(top, span)
+            got = expression_at(ci, top, span)
+            assert (got is None) == (expected is None)
+            if got is not None:
+                assert bytes(got) == bytes(expected) and _extent(got) == span
+                found += 1
+    assert found > 20
+
+
+def test_extents_are_where_the_bindings_say_cursors_start_and_end(tmp_path: Path) -> None:
+    ci, tu, tops = parsed(tmp_path)
+    nodes = [node for top in tops for node, _ in everything(ci, top)] + tops + [tu.cursor]
+    found = extents(ci, nodes)
+    assert len(found) == len(nodes) > 20
+    for node, (file, start, end) in zip(nodes, found, strict=True):
+        (file_expected, *start_expected), (_, *end_expected) = quick(ci).extent(node)
+        assert ((file or None), start, end) == (file_expected, tuple(start_expected), tuple(end_expected))
+        assert (start, end) == _extent(node)
+    assert extents(ci, []) == []
+
+
+LEFT_OUT = """#include "part.h"
+#if 0
+int gone;
+#endif
+#ifdef NEVER
+int also_gone;
+#else
+int kept;
+#endif
+"""
+
+
+def test_skipped_lines_are_the_regions_the_preprocessor_left_out(tmp_path: Path) -> None:
+    (tmp_path / "part.h").write_text("#ifndef PART\n#define PART\n#if 1\nint a;\n#else\nint b;\n#endif\n#endif\n")
+    path = tmp_path / "left.c"
+    path.write_text(LEFT_OUT)
+    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True, preprocessor_record=True)
+    assert tu is not None and not errors
+    ci = cindex()
+    assert skipped_lines(ci, tu, str(path)) == [(2, 4), (5, 7)]  # from the #if to its #endif or #else
+    assert skipped_lines(ci, tu, str(tmp_path / "part.h")) == [(5, 7)]
+    assert skipped_lines(ci, tu, str(tmp_path / "never-read.h")) == []
+
+
 def test_preorder_is_walk_preorder_of_the_kinds_asked_for(tmp_path: Path) -> None:
     ci, tu, _ = parsed_calls(tmp_path)
     kinds = {ci.CursorKind.CALL_EXPR.value, ci.CursorKind.DECL_REF_EXPR.value, ci.CursorKind.FUNCTION_DECL.value}
@@ -239,6 +359,17 @@ def test_definitions_never_fail_and_hold_their_lines(lines: list[str]) -> None:
         assert first == macro.lines[0] and "define" in first
 
 
+FIRST_DEFINES = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)  # as first written
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINES, st.sampled_from(["\n", "\r\n"]))
+def test_definitions_are_the_directives_the_first_pattern_found(lines: list[str], newline: str) -> None:
+    text = newline.join(lines)
+    expected = [(text.count("\n", 0, m.start()) + 1, m[1]) for m in FIRST_DEFINES.finditer(text)]
+    assert [(m.line, m.name) for m in definitions("f.h", text)] == expected
+
+
 def test_definitions_follow_continuation_lines() -> None:
     text = "int a;\n#define STEP(p) \\\n  do { (p)++; \\\n  } while (0)\n#  define LIMIT 32\n"
     found = definitions("f.h", text)
@@ -256,3 +387,53 @@ def test_arguments_at_a_use() -> None:
     lines = ["    x = NOTE(&st, f(a, b) + 1);", "    y = LIMIT;"]
     assert arguments_at(lines, 1, 9) == ["&st", " f(a, b) + 1"]
     assert arguments_at(lines, 2, 9) == []
+
+
+class _Holder:
+    """What holds a MacroIndex whose reader reads through the holder (as a scanned unit does)."""
+
+    def __init__(self, text: str) -> None:
+        self.index = MacroIndex(lambda: definitions("f.h", self.text))
+        self.text = text
+
+
+def test_a_read_macro_index_lets_its_holder_go_without_the_cycle_collector() -> None:
+    """A unit's objects (a million on sqlite3.c) are freed as soon as its scan
+    ends, not left for the cycle collector to walk."""
+    holder = _Holder("#define LIMIT 32\n")
+    assert [m.line for m in holder.index.get("LIMIT")] == [1]
+    assert holder.index.get("OTHER") == []
+    gone = weakref.ref(holder)
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        del holder
+        assert gone() is None
+    finally:
+        if was_on:
+            gc.enable()
+
+
+# The searches that say whether a file can hold what a rule looks for, as
+# first written (a leading \b); the faster spellings must find the same.
+FIRST_WRITTEN = (
+    (re.compile(r"\b3[12]\b"), (pk402_pointer_bits_literal.WRITTEN,)),
+    (
+        re.compile(
+            r"0[xX]0*(?:7[fF]{7}|80{7}|[fF]{8})(?![0-9a-fA-F])|\b(?:214748364[78]|4294967295)\b|\)\s*(?:-\s*1|~\s*0)\b"
+        ),
+        pk403_mask_32_on_64.WRITTEN,
+    ),
+    (re.compile(r"\bva_arg\b"), (pk702_va_arg_narrow.VA_ARG,)),
+)
+PIECES = ["3", "31", "32", "0x7fffffff", "0X80000000", "0xFFFFFFFF", "0x00ffffffff", "2147483647", "2147483648"]
+PIECES += ["4294967295", "(unsigned)", ") -1", "~0", "va_arg", "asm", "__asm__", "arm_neon", "__builtin_arm_", "x", "_"]
+PIECES += [" ", "\n", "1", "f", "U", "(", ")"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=12))
+def test_the_faster_searches_find_what_the_first_ones_found(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for first, faster in FIRST_WRITTEN:
+        assert (first.search(text) is not None) == any(way.search(text) is not None for way in faster), text

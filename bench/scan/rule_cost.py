@@ -5,6 +5,7 @@ rounds, the order rotating each round, after one untimed warm-up of each;
 medians and their ratio, per project, in one run.
 
     python bench/scan/rule_cost.py PK103 [--rounds 5] [--projects zlib,libxml2]
+    python bench/scan/rule_cost.py PK303 --db DIR --scan-args="--from LP64 --to LLP64"
 
 Needs run.py's cache (run it once first): $PORTKIT_BENCH_CACHE, else
 $XDG_CACHE_HOME/portkit-bench, else /var/tmp/portkit-bench; db/<project>/.
@@ -13,6 +14,7 @@ $XDG_CACHE_HOME/portkit-bench, else /var/tmp/portkit-bench; db/<project>/.
 from __future__ import annotations
 
 import argparse
+import shlex
 import statistics
 import subprocess
 import sys
@@ -44,12 +46,16 @@ def main() -> None:
     parser.add_argument("rule", help="the rule id to weigh, e.g. PK103")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--projects", default=",".join(DEFAULT_PROJECTS), help="comma-separated (%(default)s)")
+    parser.add_argument("--db", action="append", type=Path, help="a compile database's folder instead of --projects")
+    parser.add_argument("--scan-args", default="", help="more scan options for both ways (a rule for other models)")
     args = parser.parse_args()
-    ways = {"all rules": [], f"--ignore {args.rule}": ["--ignore", args.rule]}
+    more = shlex.split(args.scan_args)
+    ways = {"all rules": more, f"--ignore {args.rule}": ["--ignore", args.rule, *more]}
     print(machine())
     print(f"\n| project | all rules (s) | --ignore {args.rule} (s) | ratio |\n|---|---:|---:|---:|")
-    for project in args.projects.split(","):
-        db = cache_dir() / "db" / project
+    databases = args.db or [cache_dir() / "db" / project for project in args.projects.split(",")]
+    for db in databases:
+        project = db.name
         if not (db / "compile_commands.json").exists():
             print(f"| {project} | not prepared (run bench/scan/run.py) | | |")
             continue

@@ -1,7 +1,8 @@
 """Wall time of `portkit scan` (two builds of it, say main's and a branch's)
 against `clang --target=aarch64-linux-gnu -fsyntax-only` over the same
 compile commands, 2 files at a time for each, in alternating rounds (the
-order rotates), after one untimed warm-up of each; medians and ratios.
+order rotates), after one untimed warm-up of each; medians and ratios, of
+wall time and of CPU time (user and system, the workers' included).
 
     python bench/scan/walk_speed.py --portkit before=/work/main/.venv/bin/portkit \\
         --portkit after=.venv/bin/portkit [--rounds 3] zlib sqlite3 ...
@@ -17,6 +18,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import resource
 import shlex
 import statistics
 import subprocess
@@ -78,15 +80,28 @@ def main() -> None:
         for run in contenders.values():
             run()  # warm-up: the page cache, libclang loaded
         names = list(contenders)
+        cpu: dict[str, list[float]] = {name: [] for name in contenders}
         for r in range(args.rounds):
             for name in names[r % len(names) :] + names[: r % len(names)]:
-                start = time.perf_counter()
+                start, used = time.perf_counter(), _children_cpu()
                 contenders[name]()
                 times[name].append(time.perf_counter() - start)
-        medians = {name: statistics.median(t) for name, t in times.items()}
-        clang = medians["clang"]
-        cells = ", ".join(f"{n} {medians[n]:.2f} s ({medians[n] / clang:.2f}x)" for n in names if n != "clang")
-        print(f"{project}: clang {clang:.2f} s, {cells}; rounds {json.dumps(times)}", flush=True)
+                cpu[name].append(_children_cpu() - used)
+        for what, seconds in (("wall", times), ("cpu", cpu)):
+            medians = {name: statistics.median(t) for name, t in seconds.items()}
+            clang = medians["clang"]
+            cells = ", ".join(f"{n} {medians[n]:.2f} s ({medians[n] / clang:.2f}x)" for n in names if n != "clang")
+            rounds = json.dumps({n: [round(x, 2) for x in t] for n, t in seconds.items()})
+            print(f"{project} {what}: clang {clang:.2f} s, {cells}; rounds {rounds}", flush=True)
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of the processes this one has waited for:
+    what a run cost, whatever else the shared machine was doing (its wall time
+    grows with the load, clang's many short processes more than portkit's two
+    workers)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 if __name__ == "__main__":

@@ -42,6 +42,20 @@
  *   strip(library, cursor) -> bytes               the expression under implicit
  *                  conversions and parentheses (an implicit node wider than its
  *                  child, such as va_arg, stays)
+ *   expression_at(library, top, first_line, first_column, last_line, last_column)
+ *                  -> bytes | None   the innermost node below top whose extent
+ *                  is exactly that span (as its expansion's lines and columns),
+ *                  going down only through the nodes whose extents hold it
+ *   extents(library, cursors) -> bytes            for each of the CXCursors, five
+ *                  uint64s: its start's expansion file (libclang's handle),
+ *                  line and column, its end's line and column
+ *   skipped_lines(library, tu, path) -> bytes     the regions of the file (path: bytes) the
+ *                  preprocessor left out, as (first, last) line pairs of uint32s;
+ *                  tu: the CXTranslationUnit's address (empty: a file it never read)
+ *   folded_children(library, cursor, kinds, values) -> bytes   one byte per
+ *                  child of the node: 1 where the child, stripped as strip()
+ *                  does, is of a wanted kind (kinds: as walk's) and clang
+ *                  folds it to an integer among values (a tuple of ints)
  *
  * Nodes are told apart as Python's scan does (unit.identity): an expression
  * or statement by its kind and clang node (data[1]), anything else by all of
@@ -102,6 +116,15 @@ static struct {
     Cursor (*referenced)(Cursor);
     int (*argument_count)(Cursor);
     Cursor (*argument)(Cursor, unsigned);
+    Location (*range_start)(Range);
+    Location (*range_end)(Range);
+    void *(*get_file)(void *, const char *);
+    void *(*skipped_ranges)(void *, void *);
+    void (*dispose_ranges)(void *);
+    void *(*evaluate)(Cursor);
+    int (*eval_kind)(void *);
+    long long (*eval_as_long_long)(void *);
+    void (*eval_dispose)(void *);
 } clang;
 
 static int load(const char *library)
@@ -127,9 +150,18 @@ static int load(const char *library)
     *(void **)&clang.referenced = dlsym(handle, "clang_getCursorReferenced");
     *(void **)&clang.argument_count = dlsym(handle, "clang_Cursor_getNumArguments");
     *(void **)&clang.argument = dlsym(handle, "clang_Cursor_getArgument");
+    *(void **)&clang.range_start = dlsym(handle, "clang_getRangeStart");
+    *(void **)&clang.range_end = dlsym(handle, "clang_getRangeEnd");
+    *(void **)&clang.get_file = dlsym(handle, "clang_getFile");
+    *(void **)&clang.skipped_ranges = dlsym(handle, "clang_getSkippedRanges");
+    *(void **)&clang.dispose_ranges = dlsym(handle, "clang_disposeSourceRangeList");
+    *(void **)&clang.evaluate = dlsym(handle, "clang_Cursor_Evaluate");
+    *(void **)&clang.eval_kind = dlsym(handle, "clang_EvalResult_getKind");
+    *(void **)&clang.eval_as_long_long = dlsym(handle, "clang_EvalResult_getAsLongLong");
+    *(void **)&clang.eval_dispose = dlsym(handle, "clang_EvalResult_dispose");
     if (!clang.visit_children || !clang.cursor_type || !clang.canonical_type || !clang.binary_operator_kind ||
         !clang.referenced || !clang.argument_count || !clang.argument || !clang.cursor_location || !clang.in_system_header || !clang.expansion_location || !clang.cursor_extent ||
-        !clang.equal_ranges) {
+        !clang.equal_ranges || !clang.range_start || !clang.range_end || !clang.get_file || !clang.skipped_ranges || !clang.dispose_ranges || !clang.evaluate || !clang.eval_kind || !clang.eval_as_long_long || !clang.eval_dispose) {
         PyErr_Format(PyExc_OSError, "libclang %s lacks a function the walk needs", library);
         return -1;
     }
@@ -656,15 +688,11 @@ static int first_child(Cursor c, Cursor parent, void *data)
 }
 
 #define PAREN_EXPR 111
+#define EVAL_INT 1 /* CXEval_Int */
 
-/* strip(library, cursor): rules ask it of most operands they look at; in
- * Python each step was four calls into libclang through ctypes. */
-static PyObject *py_strip(PyObject *module, PyObject *args)
+/* The expression under implicit conversions and parentheses. */
+static Cursor stripped(Cursor c)
 {
-    (void)module;
-    Cursor c;
-    if (library_and_cursor(args, &c, "cursor") != 0)
-        return NULL;
     while (c.kind == IMPLICIT || c.kind == PAREN_EXPR) {
         Cursor inner;
         Children found = {&inner, 0, 1, 0};
@@ -675,7 +703,223 @@ static PyObject *py_strip(PyObject *module, PyObject *args)
             break; /* wider than its child: no conversion (va_arg) */
         c = inner;
     }
+    return c;
+}
+
+/* strip(library, cursor): rules ask it of most operands they look at; in
+ * Python each step was four calls into libclang through ctypes. */
+static PyObject *py_strip(PyObject *module, PyObject *args)
+{
+    (void)module;
+    Cursor c;
+    if (library_and_cursor(args, &c, "cursor") != 0)
+        return NULL;
+    c = stripped(c);
     return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
+}
+
+/* A place as (line, column) of its expansion, in one number that orders as the pair does. */
+static uint64_t expansion_place(Location where)
+{
+    unsigned line = 0, column = 0;
+    clang.expansion_location(where, NULL, &line, &column, NULL);
+    return (uint64_t)line << 32 | column;
+}
+
+/* expression_at(library, top, first_line, first_column, last_line, last_column):
+ * the node a diagnostic's range covers; in Python, each child's extent on
+ * the way down was a dozen calls through the bindings. */
+static PyObject *py_expression_at(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *top;
+    unsigned first_line, first_column, last_line, last_column;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sOIIII", &library, &top, &first_line, &first_column, &last_line, &last_column))
+        return NULL;
+    if (load(library) != 0 || cursor_from(top, &c, "top") != 0)
+        return NULL;
+    uint64_t first = (uint64_t)first_line << 32 | first_column, last = (uint64_t)last_line << 32 | last_column;
+    Cursor found = {0, 0, {NULL, NULL, NULL}};
+    int any = 0;
+    for (;;) {
+        Children below = {NULL, 0, 0, 0};
+        clang.visit_children(c, collect, &below);
+        if (below.failed) {
+            free(below.cursors);
+            return PyErr_NoMemory();
+        }
+        int inside = 0;
+        for (size_t i = 0; i < below.count; i++) {
+            Range extent = clang.cursor_extent(below.cursors[i]);
+            uint64_t start = expansion_place(clang.range_start(extent)), end = expansion_place(clang.range_end(extent));
+            if (start == first && end == last) {
+                found = c = below.cursors[i];
+                any = inside = 1;
+                break;
+            }
+            if (start <= first && last <= end) {
+                c = below.cursors[i];
+                inside = 1;
+                break;
+            }
+        }
+        free(below.cursors);
+        if (!inside)
+            break;
+    }
+    if (!any)
+        Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize((const char *)&found, sizeof found);
+}
+
+/* extents(library, cursors): where each top-level declaration starts and ends,
+ * for finding the one around a place; thousands a unit, each six calls
+ * through ctypes in Python. */
+static PyObject *py_extents(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    Py_buffer cursors;
+    if (!PyArg_ParseTuple(args, "sy*", &library, &cursors))
+        return NULL;
+    PyObject *result = NULL;
+    if (load(library) != 0)
+        goto out;
+    if (cursors.len % (Py_ssize_t)sizeof(Cursor) != 0) {
+        PyErr_SetString(PyExc_ValueError, "cursors must be whole CXCursors");
+        goto out;
+    }
+    size_t count = (size_t)cursors.len / sizeof(Cursor);
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 5 * sizeof(uint64_t)));
+    if (!result)
+        goto out;
+    uint64_t *to = (uint64_t *)(void *)PyBytes_AsString(result);
+    for (size_t i = 0; to && i < count; i++) {
+        Cursor c;
+        memcpy(&c, (const char *)cursors.buf + i * sizeof c, sizeof c);
+        Range extent = clang.cursor_extent(c);
+        void *file = NULL;
+        unsigned line = 0, column = 0, end_line = 0, end_column = 0;
+        clang.expansion_location(clang.range_start(extent), &file, &line, &column, NULL);
+        clang.expansion_location(clang.range_end(extent), NULL, &end_line, &end_column, NULL);
+        uint64_t *row = to + 5 * i;
+        row[0] = (uint64_t)(uintptr_t)file;
+        row[1] = line;
+        row[2] = column;
+        row[3] = end_line;
+        row[4] = end_column;
+    }
+out:
+    PyBuffer_Release(&cursors);
+    return result;
+}
+
+typedef struct {
+    unsigned count;
+    Range *ranges;
+} RangeList; /* CXSourceRangeList */
+
+/* skipped_lines(library, tu, path): the preprocessor's left-out regions of
+ * one of the unit's files, asked of each of the project's headers a unit
+ * includes; in Python, four calls through the bindings a region. */
+static PyObject *py_skipped_lines(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library, *path;
+    unsigned long long tu;
+    if (!PyArg_ParseTuple(args, "sKy", &library, &tu, &path))
+        return NULL;
+    if (load(library) != 0)
+        return NULL;
+    void *file = clang.get_file((void *)(uintptr_t)tu, path);
+    RangeList *found = file ? clang.skipped_ranges((void *)(uintptr_t)tu, file) : NULL;
+    if (!found)
+        return PyBytes_FromStringAndSize(NULL, 0);
+    PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(found->count * 2 * sizeof(uint32_t)));
+    uint32_t *to = result ? (uint32_t *)(void *)PyBytes_AsString(result) : NULL;
+    for (unsigned i = 0; to && i < found->count; i++) {
+        unsigned first = 0, last = 0;
+        clang.expansion_location(clang.range_start(found->ranges[i]), NULL, &first, NULL, NULL);
+        clang.expansion_location(clang.range_end(found->ranges[i]), NULL, &last, NULL, NULL);
+        to[2 * i] = first;
+        to[2 * i + 1] = last;
+    }
+    clang.dispose_ranges(found);
+    return result;
+}
+
+/* Whether clang folds the expression to an integer among values (ints). */
+static int folds_to_one_of(Cursor c, long long *values, Py_ssize_t count)
+{
+    void *result = clang.evaluate(c);
+    if (!result)
+        return 0;
+    int found = 0;
+    if (clang.eval_kind(result) == EVAL_INT) {
+        long long value = clang.eval_as_long_long(result);
+        for (Py_ssize_t i = 0; i < count && !found; i++)
+            found = values[i] == value;
+    }
+    clang.eval_dispose(result);
+    return found;
+}
+
+/* folded_children(library, cursor, kinds, values): which of a node's operands
+ * is a given constant (0xFFFFFFFF), asked of every assignment and mask of a
+ * file; in Python, the children, their stripping and their folding were
+ * a dozen calls a node for the few that are. */
+static PyObject *py_folded_children(PyObject *module, PyObject *args)
+{
+    (void)module;
+    const char *library;
+    PyObject *node, *wanted;
+    Py_buffer kinds;
+    Cursor c;
+    if (!PyArg_ParseTuple(args, "sOy*O", &library, &node, &kinds, &wanted))
+        return NULL;
+    PyObject *result = NULL;
+    long long *values = NULL;
+    Children found = {NULL, 0, 0, 0};
+    Py_ssize_t count = 0;
+    if (load(library) != 0 || cursor_from(node, &c, "cursor") != 0 || sized(&kinds, KINDS, "kinds") != 0)
+        goto out;
+    if (!PyTuple_Check(wanted)) {
+        PyErr_SetString(PyExc_TypeError, "values must be a tuple of ints");
+        goto out;
+    }
+    count = PyTuple_Size(wanted);
+    values = malloc((size_t)(count > 0 ? count : 1) * sizeof *values);
+    if (!values) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        values[i] = PyLong_AsLongLong(PyTuple_GetItem(wanted, i));
+        if (values[i] == -1 && PyErr_Occurred())
+            goto out;
+    }
+    clang.visit_children(c, collect, &found);
+    if (found.failed) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)found.count);
+    if (!result)
+        goto out;
+    char *marks = PyBytes_AsString(result);
+    const unsigned char *table = kinds.buf;
+    for (size_t i = 0; marks && i < found.count; i++) {
+        Cursor operand = stripped(found.cursors[i]);
+        int wanted_kind = operand.kind >= 0 && operand.kind < KINDS && table[operand.kind];
+        marks[i] = (char)(wanted_kind && folds_to_one_of(operand, values, count));
+    }
+out:
+    free(found.cursors);
+    free(values);
+    PyBuffer_Release(&kinds);
+    return result;
 }
 
 #define FUNCTION_DECL 8
@@ -732,6 +976,13 @@ static PyMethodDef module_methods[] = {
     {"own_tops", py_own_tops, METH_VARARGS, "own_tops(library, tu) -> bytes: the project's top-level declarations"},
     {"tops_of_kind", py_tops_of_kind, METH_VARARGS, "tops_of_kind(library, tu, kind) -> bytes: top-level declarations"},
     {"preorder", py_preorder, METH_VARARGS, "preorder(library, cursor, kinds) -> bytes: the node and those below it"},
+    {"expression_at", py_expression_at, METH_VARARGS,
+     "expression_at(library, top, first_line, first_column, last_line, last_column) -> bytes | None"},
+    {"extents", py_extents, METH_VARARGS, "extents(library, cursors) -> bytes: where each cursor starts and ends"},
+    {"skipped_lines", py_skipped_lines, METH_VARARGS,
+     "skipped_lines(library, tu, path) -> bytes: a file's regions the preprocessor left out"},
+    {"folded_children", py_folded_children, METH_VARARGS,
+     "folded_children(library, cursor, kinds, values) -> bytes: which children fold to one of values"},
     {"strip", py_strip, METH_VARARGS, "strip(library, cursor) -> bytes: under implicit conversions and parentheses"},
     {"walk", py_walk, METH_VARARGS,
      "walk(library, tu, tops, kinds, operators, conversions) -> Walk: the nodes the rules asked for"},

@@ -6,6 +6,7 @@ LIBCLANG_LIBRARY_PATH, which the bindings read, still chooses."""
 
 from __future__ import annotations
 
+import array
 import contextlib
 import ctypes
 import glob
@@ -15,6 +16,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from portkit import _clangwalk
 from portkit.core.errors import EnvironmentProblem
 
 # libclang parses with the builtin headers of its own version (stddef.h, the
@@ -247,33 +249,16 @@ def evaluate_int(ci, cursor) -> int | None:
         ci.conf.lib.clang_EvalResult_dispose(result)
 
 
-class _SourceRangeList(ctypes.Structure):
-    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.c_void_p)]
-
-
 def skipped_lines(ci, tu, path: str) -> list[tuple[int, int]]:
     """The regions of a file the preprocessor left out (#if 0, the other
     branch of an #ifdef), as (first, last) lines; the translation unit must
-    be parsed with parse(..., preprocessor_record=True), else none are known."""
-    lib = ci.conf.lib
-    if not getattr(ci, "_portkit_skipped_declared", False):
-        lib.clang_getSkippedRanges.argtypes = [ci.TranslationUnit, ci.File]
-        lib.clang_getSkippedRanges.restype = ctypes.POINTER(_SourceRangeList)
-        lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_SourceRangeList)]
-        lib.clang_disposeSourceRangeList.restype = None
-        ci._portkit_skipped_declared = True
-    try:
-        file = tu.get_file(path)
-    except Exception:  # a file the unit never read
-        return []
-    found = lib.clang_getSkippedRanges(tu, file)
-    if not found:
-        return []
-    try:
-        ranges = ctypes.cast(found.contents.ranges, ctypes.POINTER(ci.SourceRange))
-        return [(ranges[i].start.line, ranges[i].end.line) for i in range(found.contents.count)]
-    finally:
-        lib.clang_disposeSourceRangeList(found)
+    be parsed with parse(..., preprocessor_record=True), else none are known.
+    Read in C (portkit._clangwalk): asked of every project header a unit
+    includes, a region was four calls through the bindings."""
+    address = ctypes.cast(tu.obj, ctypes.c_void_p).value
+    found = _clangwalk.skipped_lines(ci.conf.lib._name, address, os.fsencode(path))
+    lines = array.array("I", found)
+    return list(zip(lines[::2], lines[1::2], strict=True))
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ the conversion as their parent.
 
 from __future__ import annotations
 
+import array
 import ctypes
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -86,6 +87,35 @@ def strip(ci, cursor):
     stripped = ci.Cursor.from_buffer_copy(found)
     stripped._tu = cursor._tu
     return stripped
+
+
+def extents(ci, cursors: list) -> list[tuple[int, tuple[int, int], tuple[int, int]]]:
+    """(file, (line, column) of the start, of the end) of each cursor, as
+    their expansions are; the file as libclang's handle, for comparing."""
+    found = array.array("Q", _clangwalk.extents(ci.conf.lib._name, b"".join(map(bytes, cursors))))
+    return [(found[i], (found[i + 1], found[i + 2]), (found[i + 3], found[i + 4])) for i in range(0, len(found), 5)]
+
+
+def expression_at(ci, top, span: tuple[tuple[int, int], tuple[int, int]]):
+    """The innermost node below top whose extent is exactly span ((line,
+    column) of its start and its end, as their expansions are), found in C
+    going down through the nodes whose extents hold it; None: none is."""
+    (first_line, first_column), (last_line, last_column) = span
+    library = ci.conf.lib._name
+    found = _clangwalk.expression_at(library, bytes(top), first_line, first_column, last_line, last_column)
+    if found is None:
+        return None
+    node = ci.Cursor.from_buffer_copy(found)
+    node._tu = top._tu
+    return node
+
+
+def folded_children(ci, cursor, kinds: bytes, values: tuple[int, ...]) -> bytes:
+    """One byte per child of the node: 1 where the child, under implicit
+    conversions and parentheses (as strip()), is of a kind a kind_table()
+    holds and clang folds it to one of values; one call into C instead of the
+    children, their stripping and their folding asked one by one."""
+    return _clangwalk.folded_children(ci.conf.lib._name, bytes(cursor), kinds, values)
 
 
 def callee(ci, call):

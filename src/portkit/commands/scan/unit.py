@@ -32,6 +32,8 @@ from portkit.cparse.walk import (
     callee,
     children,
     cursor_type,
+    expression_at,
+    extents,
     kind_table,
     preorder,
     strip,
@@ -109,9 +111,8 @@ class Unit:
         """The top-level declaration whose extent holds location (None: none of the project's)."""
         if self._spans is None:
             spans: dict[int | None, list] = {}
-            for top in self.tops:
-                (file, *start), (_, *end) = self.quick.extent(top)
-                spans.setdefault(file, []).append((tuple(start), tuple(end), top))
+            for (file, start, end), top in zip(extents(self.ci, self.tops), self.tops, strict=True):
+                spans.setdefault(file or None, []).append((start, end, top))
             self._spans = {file: sorted(found, key=lambda s: s[0]) for file, found in spans.items()}
         file, line, column = self.quick.place(location)
         found = self._spans.get(file, []) if file else []
@@ -203,20 +204,8 @@ class Unit:
         if span is None or point.file is None:
             return None
         wanted = ((span.start.line, span.start.column), (span.end.line, span.end.column))
-        node = self.top_around(point)
-        found = None
-        while node is not None:
-            inside = None
-            for child in self.children(node):
-                extent = _span(child.extent)
-                if extent == wanted:
-                    found = inside = child
-                    break
-                if extent[0] <= wanted[0] and wanted[1] <= extent[1]:
-                    inside = child
-                    break
-            node = inside
-        return found
+        top = self.top_around(point)
+        return expression_at(self.ci, top, wanted) if top is not None else None
 
     def typedef_chain(self, spelling: str) -> list[str]:
         """A typedef name and every typedef it is defined through: mytime_t, time_t, __time_t."""
@@ -449,10 +438,7 @@ class Unit:
 
     def _macro_index(self) -> MacroIndex:
         if self._macros is None:
-            # read now (its first question comes at once), not by a closure over
-            # the unit: a unit in a reference cycle waits for the cycle collector
-            macros = [m for p in self._own_files() for m in self.definitions(p)]
-            self._macros = MacroIndex(lambda: macros)
+            self._macros = MacroIndex(lambda: (m for p in self._own_files() for m in self.definitions(p)))
         return self._macros
 
     def inclusions(self) -> list:

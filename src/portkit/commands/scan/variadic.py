@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from portkit.commands.scan.expressions import is_va_arg
-from portkit.commands.scan.unit import Unit, identity
+from portkit.commands.scan.unit import Unit
 from portkit.commands.scan.widths import Width
 
 LOOPS = ("FOR_STMT", "WHILE_STMT", "DO_STMT")
+FUNCTION_DECL = 8  # CXCursor_FunctionDecl
 
 
 @dataclass(frozen=True)
@@ -40,13 +41,14 @@ class Callee:
 
 
 def callee_facts(unit: Unit, function) -> Callee:
-    key = ("callee facts", *identity(function))
-    facts = unit.notes.get(key)
+    known = unit.notes.setdefault("callee facts", {})
+    key = bytes(function)  # a declaration is all of its cursor's words (unit.identity), asked of every call
+    facts = known.get(key)
     if facts is None:
         t = function.type
         variadic = t.kind == unit.ci.TypeKind.FUNCTIONPROTO and t.is_function_variadic()
         sentinel = variadic and _declares_sentinel(function)
-        facts = unit.notes[key] = Callee(variadic, function.location.is_in_system_header, sentinel)
+        facts = known[key] = Callee(variadic, function.location.is_in_system_header, sentinel)
     return facts
 
 
@@ -84,7 +86,7 @@ def _analyse(unit: Unit) -> Variadic:
     functions = {
         top.spelling: top
         for top in unit.tops
-        if top.kind == ci.CursorKind.FUNCTION_DECL
+        if top._kind_id == FUNCTION_DECL  # by number: asked of each of the thousands of declarations a unit has
         and top.is_definition()
         and top.type.kind == ci.TypeKind.FUNCTIONPROTO
         and top.type.is_function_variadic()

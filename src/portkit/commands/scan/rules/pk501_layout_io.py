@@ -53,8 +53,14 @@ MAPPINGS = frozenset({"mmap", "mmap64", "shmat"})
 BYTE_KINDS = frozenset({"CHAR_S", "CHAR_U", "SCHAR", "UCHAR"})
 
 
+# Every function this rule looks at a call of: the rest (most calls) are left before their arguments are read.
+CALLED = frozenset(BYTE_CALLS) | COPIES | MAPPINGS
+
+
 def on_call(unit: Unit, call, parent) -> None:
     name = unit.callee_name(call)
+    if name not in CALLED:
+        return
     arguments = unit.arguments(call)
     if name in BYTE_CALLS and BYTE_CALLS[name] < len(arguments):
         buffer = arguments[BYTE_CALLS[name]]

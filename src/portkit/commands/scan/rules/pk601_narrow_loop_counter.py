@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Unit
+from portkit.cparse.walk import kind_table, preorder
 from portkit.findings.model import Rule, Severity
 
 RULE = Rule(
@@ -49,10 +50,13 @@ def on_loop(unit: Unit, loop, _parent) -> None:
                 return
 
 
+STEPS = kind_table((112, 115))  # CXCursor_UnaryOperator, CXCursor_CompoundAssignOperator: what steps a counter
+
+
 def _counts(unit: Unit, loop, name: str) -> bool:
     """The variable steps through the loop: ++, --, += or -= on it somewhere in it."""
     ci = unit.ci
-    for node in loop.walk_preorder():
+    for node in preorder(ci, loop, STEPS):  # in C: the bindings' walk_preorder() made an object of every node
         if (node.kind == ci.CursorKind.UNARY_OPERATOR and unit.unary_operator(node) in ("++", "--")) or (
             node.kind == ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR and unit.binary_operator(node) in ("+=", "-=")
         ):

@@ -30,7 +30,8 @@ RULE = Rule(
 )
 
 
-VA_ARG = re.compile(r"\bva_arg\b")  # every read this rule judges is one
+# Every read this rule judges is one (`\bva_arg\b`, with the search starting from the literal).
+VA_ARG = re.compile(r"va_arg(?<!\wva_arg)(?!\w)")
 
 
 def on_conversion(unit: Unit, conversion: Conversion) -> None:

@@ -36,14 +36,13 @@ def on_call(unit: Unit, call, _parent) -> None:
     callee = unit.callee(call)
     if callee is None:
         return
-    name = callee.spelling
-    header = callee.location.file.name if callee.location.file else ""
-    base = os.path.basename(header)
-    builtin = name.startswith(PREFIXES)
-    if name.startswith("__builtin_") and not builtin:
-        return  # __builtin_clz, __builtin_bswap32: every target has them (clang declares them where first used)
-    if not (builtin or base in HEADERS or base.endswith("intrin.h")):
+    known = unit.notes.setdefault("PK802 callees", {})
+    key = bytes(callee)
+    if key not in known:  # once per function called: its header's name is a call into libclang
+        known[key] = _intrinsic(callee)
+    if known[key] is None:
         return
+    name, builtin, base = known[key]
     lines = unit.notes.setdefault("PK802 lines", set())
     line = (call.location.file.name if call.location.file else "", call.location.line)
     if line in lines:
@@ -52,6 +51,20 @@ def on_call(unit: Unit, call, _parent) -> None:
     where = "a target builtin" if builtin else f"from <{base}>"
     message = f"'{name}' ({where}) is specific to one architecture: check it on {unit.pair.target.abi.name}"
     unit.report(RULE, call, message, anchor=call)
+
+
+def _intrinsic(callee) -> tuple[str, bool, str] | None:
+    """(its name, whether it is a target builtin, its header's name) of a function
+    specific to one architecture; None for the rest."""
+    name = callee.spelling
+    header = callee.location.file.name if callee.location.file else ""
+    base = os.path.basename(header)
+    builtin = name.startswith(PREFIXES)
+    if name.startswith("__builtin_") and not builtin:
+        return None  # __builtin_clz, __builtin_bswap32: every target has them (clang declares them where first used)
+    if not (builtin or base in HEADERS or base.endswith("intrin.h")):
+        return None
+    return name, builtin, base
 
 
 def on_includes(unit: Unit) -> None:
