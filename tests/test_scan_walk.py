@@ -12,7 +12,6 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from portkit.commands.scan.engine import ARCH_SPECIFIC
 from portkit.commands.scan.macros import MacroIndex, arguments_at, definitions
 from portkit.commands.scan.rules import pk402_pointer_bits_literal, pk403_mask_32_on_64, pk702_va_arg_narrow
 from portkit.commands.scan.unit import identity
@@ -426,10 +425,6 @@ FIRST_WRITTEN = (
         pk403_mask_32_on_64.WRITTEN,
     ),
     (re.compile(r"\bva_arg\b"), (pk702_va_arg_narrow.VA_ARG,)),
-    (
-        re.compile(r"\basm\b|__asm|arm_neon|arm_acle|intrin\.h|__builtin_(?:arm|aarch64|ia32|neon|mips)_|__arm_"),
-        (ARCH_SPECIFIC,),
-    ),
 )
 PIECES = ["3", "31", "32", "0x7fffffff", "0X80000000", "0xFFFFFFFF", "0x00ffffffff", "2147483647", "2147483648"]
 PIECES += ["4294967295", "(unsigned)", ") -1", "~0", "va_arg", "asm", "__asm__", "arm_neon", "__builtin_arm_", "x", "_"]

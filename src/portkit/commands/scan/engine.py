@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from portkit.commands.scan.archcode import mentions, read_as_code
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.home import Home
 from portkit.commands.scan.messages import shown_path
@@ -37,11 +38,6 @@ DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
 MISSING_HEADER = re.compile(r"'(.+)' file not found")  # clang's fatal error for an #include it cannot find
 # clang's errors for a call without a declaration: PK701's finding, not a file it could not read
 IMPLICIT_MESSAGE = re.compile(r"(call to undeclared|implicit declaration of|implicitly declaring library) function")
-# A file that may hold architecture-specific code, worth a look as the source ABI sees it.
-# (`\basm\b` written as asm(?<!\wasm)(?!\w): a leading \b made the search look at every character.)
-ARCH_SPECIFIC = re.compile(
-    r"asm(?<!\wasm)(?!\w)|__asm|arm_neon|arm_acle|intrin\.h|__builtin_(?:arm|aarch64|ia32|neon|mips)_|__arm_"
-)
 
 
 @dataclass(frozen=True)
@@ -115,7 +111,16 @@ def _scan_unit(job: ScanJob) -> Scanned:
     home = Home(
         ci,
         job.pair,
-        lambda: parse(str(job.path), source, home_flags, job.sysroot, job.text, bodies=True, build_machine=True)[0],
+        lambda bodies: parse(
+            str(job.path),
+            source,
+            home_flags,
+            job.sysroot,
+            job.text,
+            bodies=bodies,
+            build_machine=True,
+            preprocessor_record=True,
+        )[0],
     )
     unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu), lost_headers=fatal is not None)
     # The text parsed, not the disk's (they differ while --fix checks a fix), for what rules read of it.
@@ -127,7 +132,7 @@ def _scan_unit(job: ScanJob) -> Scanned:
         claimed = _diagnostics(unit, checks)
         errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
         at_home = [c for c in checks if c.at_home]
-        if at_home and ARCH_SPECIFIC.search(job.text) and home.tu() is not None:
+        if at_home and _read_at_home(job.text, home) and home.tu() is not None:
             home_unit = Unit(ci, home.tu(), job.pair, home, tops=own_declarations(home.tu()))
             _scan(home_unit, at_home)
             unit.findings += [f for f in home_unit.findings if f not in unit.findings]
@@ -141,10 +146,20 @@ def _scan_unit(job: ScanJob) -> Scanned:
         # clang went on past an error, but what it could not read is not checked
         first = next(e for e in errors if not IMPLICIT_MESSAGE.match(e.message))
         incomplete = Incomplete(path, first.message, first.line if shown_path(first.file) == path else 0)
-    included = unit.inclusions() + (inclusions(ci, home.tu()) if home.parsed() and home.tu() is not None else [])
+    included = unit.inclusions() + (inclusions(ci, home.parsed()) if home.parsed() is not None else [])
     return Scanned(
         unit.findings, errors, True, incomplete, unit.expansions, _build_machine_headers(unit, job), included
     )
+
+
+def _read_at_home(text: str, home: Home) -> bool:
+    """Whether the source ABI's compiler reads assembly or intrinsics in the
+    file, which the rules that look at the code's home then read in its whole
+    parse. Most files mention none; where one does only in comments, #if
+    conditions or branches the source ABI leaves out (sqlite3.c's x86 and
+    MSVC code, for ARM), a parse of the declarations answers, at a quarter of the cost."""
+    found = mentions(text)
+    return bool(found) and read_as_code(text, found, home.left_out())
 
 
 def _build_machine_headers(unit: Unit, job: ScanJob) -> list[str]:

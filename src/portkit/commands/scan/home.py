@@ -1,6 +1,8 @@
 """The same translation unit as the source ABI sees it (the code's home),
-parsed only when a rule asks: for record layouts (layout's engine compares
-them) and for code that the target's preprocessor drops (`#if
+parsed only when a rule asks, and no further than it asks: its declarations
+(function bodies skipped, a quarter of a full parse) for record layouts
+(layout's engine compares them) and for what its preprocessor left out; the
+whole of it for code that the target's preprocessor drops (`#if
 defined(__arm__)` blocks, where 32-bit assembly and intrinsics live)."""
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass, field
 from portkit.commands.scan.models import ModelPair
 from portkit.cparse.layout.compare import differs, reasons
 from portkit.cparse.layout.records import describe
+from portkit.cparse.libclang import skipped_lines
 
 RECORD_KINDS = ("STRUCT_DECL", "UNION_DECL", "CLASS_DECL")
 
@@ -19,18 +22,36 @@ RECORD_KINDS = ("STRUCT_DECL", "UNION_DECL", "CLASS_DECL")
 class Home:
     ci: object
     pair: ModelPair
-    parse: Callable[[], object | None]  # the unit parsed for the source ABI, or None if it does not parse
-    _tu: list = field(default_factory=list)
+    # parse(bodies): the unit parsed for the source ABI, with function bodies
+    # or without, keeping the preprocessor's record; None if it does not parse
+    parse: Callable[[bool], object | None]
+    _parses: dict[bool, object | None] = field(default_factory=dict)  # bodies -> the parse
     _layouts: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
 
-    def parsed(self) -> bool:
-        """Whether the source ABI's parse was asked for (its headers then count too)."""
-        return bool(self._tu)
+    def parsed(self):
+        """The fullest parse made so far (None: none asked for, or it did not
+        parse); what it read counts among the unit's headers."""
+        full = self._parses.get(True)
+        return full if full is not None else self._parses.get(False)
 
     def tu(self):
-        if not self._tu:
-            self._tu.append(self.parse())
-        return self._tu[0]
+        """The whole unit, function bodies and all."""
+        return self._made(True)
+
+    def declarations(self):
+        """The unit's declarations: the whole parse if made, else one without function bodies."""
+        return self._parses[True] if True in self._parses else self._made(False)
+
+    def _made(self, bodies: bool):
+        if bodies not in self._parses:
+            self._parses[bodies] = self.parse(bodies)
+        return self._parses[bodies]
+
+    def left_out(self) -> list[tuple[int, int]]:
+        """The regions (first, last line) of the unit's own file that the
+        source ABI's preprocessor left out."""
+        tu = self.declarations()
+        return skipped_lines(self.ci, tu, tu.spelling) if tu is not None else []
 
     def layout_change(self, declaration) -> tuple[str, str, str] | None:
         """For a record declaration of the target parse: (its name, "16 / 32
@@ -41,7 +62,7 @@ class Home:
         return self._layouts[name]
 
     def _compare(self, declaration, name: str) -> tuple[str, str, str] | None:
-        tu = self.tu()
+        tu = self.declarations()
         at_home = _find_record(self.ci, tu, name) if tu is not None else None
         if at_home is None:
             return None
