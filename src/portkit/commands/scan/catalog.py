@@ -60,8 +60,10 @@ def read_rules(path: Path) -> tuple[Rule, ...] | None:
         entry = json.loads(path.read_text(encoding="utf-8"))
         if entry["schema"] != SCHEMA or not entry["rules"]:
             return None
+        if not all(isinstance(value, str) for fields in entry["rules"] for value in fields.values()):
+            return None
         return tuple(Rule(**{**fields, "severity": Severity[fields["severity"]]}) for fields in entry["rules"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # absent, unreadable, or written by another portkit: imported again
 
 
