@@ -7,9 +7,13 @@ import json
 import os
 import subprocess
 import sys
+import types
 from pathlib import Path
 
+import pytest
+
 from conftest import run_portkit
+from portkit.cparse.libclang import matched_debian_libclang, unloaded_choice
 
 CAST = "long keep(void *p) { return (int) p; }\n"
 
@@ -94,3 +98,11 @@ def test_output_piped_to_a_reader_that_stops_early(tmp_path: Path) -> None:
     shell = f"{sys.executable} -m portkit scan --no-cache a.c | head -1; echo ${{PIPESTATUS[0]}}"
     proc = subprocess.run(["bash", "-c", shell], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert "Traceback" not in proc.stderr and proc.stdout.splitlines()[-1] == "1", proc.stderr
+
+
+def test_bindings_another_thread_is_importing_count_as_not_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """scan's two model probes run on two threads: one may find the other's
+    clang.cindex half imported (no Config yet); that is no choice made."""
+    monkeypatch.delenv("LIBCLANG_LIBRARY_PATH", raising=False)
+    monkeypatch.setitem(sys.modules, "clang.cindex", types.ModuleType("clang.cindex"))
+    assert unloaded_choice() == matched_debian_libclang() is not None

@@ -88,8 +88,9 @@ def chosen_builtin_headers() -> str | None:
 def unloaded_choice() -> str | None:
     """The Debian libclang bindings() chooses, while nothing is loaded yet and
     LIBCLANG_LIBRARY_PATH does not choose another (else None)."""
-    ci = sys.modules.get("clang.cindex")
-    if ci is not None and (ci.Config.loaded or ci.Config.library_file is not None):
+    # (another thread may be importing the bindings: a module without its Config yet)
+    config = getattr(sys.modules.get("clang.cindex"), "Config", None)
+    if config is not None and (config.loaded or config.library_file is not None):
         return None  # chosen or loaded already: that one is the truth
     if "LIBCLANG_LIBRARY_PATH" in os.environ:
         return None
