@@ -103,3 +103,32 @@ def test_a_host_whose_parent_stops_waiting_stops_its_workers() -> None:
     host.conn.close()  # the parent went away (Ctrl-C)
     host.process.join(timeout=30)
     assert host.process.exitcode == 0
+
+
+def note_pid_then_hang(path: str) -> None:
+    with open(path, "w") as out:
+        out.write(str(os.getpid()))
+    time.sleep(300)
+
+
+def test_a_worker_whose_parent_is_killed_goes_too(tmp_path) -> None:
+    host = Host(lambda: None)
+    pidfile = tmp_path / "worker.pid"
+    host.conn.send((note_pid_then_hang, [str(pidfile)], 1, None, 0))
+    for _ in range(300):
+        if pidfile.exists() and pidfile.read_text():
+            break
+        time.sleep(0.1)
+    worker = int(pidfile.read_text())
+    host.process.kill()  # no time to stop its workers
+    host.process.join()
+    for _ in range(100):
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(worker, 9)
+        raise AssertionError("the worker outlived its parent")
+    host.stop()

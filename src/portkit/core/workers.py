@@ -17,6 +17,7 @@ parse; a host that is gone leaves the work to run_isolated here.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import faulthandler
 import multiprocessing
 import os
@@ -29,6 +30,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Generic, TypeVar
 
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
@@ -77,14 +79,14 @@ def run_isolated(
                 busy.remove(worker)
                 try:
                     index, outcome = worker.take()
-                except BaseException:  # work() raised: this worker is neither busy nor idle now
+                    results[index] = outcome
+                    if ended is not None:
+                        ended(index, outcome)
+                    if done is not None:
+                        done(index)
+                except BaseException:  # work() raised, or the caller stops: this worker is neither busy nor idle
                     worker.stop()
                     raise
-                results[index] = outcome
-                if ended is not None:
-                    ended(index, outcome)
-                if done is not None:
-                    done(index)
                 if isinstance(outcome, Failed):
                     worker.stop()  # dead or stuck: a fresh one takes the next task
                 else:
@@ -154,9 +156,21 @@ class _Worker(Generic[Task, Result]):
         self.conn.close()
 
 
+def _die_with_parent() -> None:
+    """A worker whose parent is gone (a host killed, say) is killed by the
+    kernel: it would otherwise wait on its connection for ever, since the
+    workers forked after it hold copies of the parent's end (Linux's prctl)."""
+    parent = os.getppid()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it went before the call
+        os._exit(1)
+
+
 def _serve(conn: Connection, work: Callable, stack_bytes: int) -> None:
     """A worker's life: a task in, (True, result) or (False, exception) out."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _die_with_parent()
     faulthandler.disable()  # a crash is reported by the parent, in one line, not as a stack dump
     if stack_bytes:
         threading.stack_size(stack_bytes)
