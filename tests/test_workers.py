@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from portkit.core.workers import Failed, run_isolated
+from portkit.core.workers import Failed, Host, run_isolated
 
 
 def work(task: tuple[str, int]) -> int:
@@ -52,3 +52,83 @@ def test_a_task_past_its_time_limit_fails_and_its_worker_goes() -> None:
 def test_an_exception_of_the_work_is_raised_here() -> None:
     with pytest.raises(ValueError, match="bad task 3"):
         run_isolated(work, [("ok", 1), ("raise", 3)], jobs=1, timeout=60)
+
+
+def prepared() -> None:
+    """What a host does first: here, something a worker can tell it did."""
+    os.environ["PORTKIT_TEST_HOST_PREPARED"] = str(os.getpid())
+
+
+def prepared_pid(_task: object) -> str:
+    return os.environ.get("PORTKIT_TEST_HOST_PREPARED", "")
+
+
+def test_a_host_gives_what_run_isolated_gives() -> None:
+    tasks = [("ok", 2), ("segv", 0), ("ok", 3), ("exit", 7), ("ok", 4)]
+    host = Host(lambda: None)
+    try:
+        ended: list[int] = []
+        assert host.run(work, tasks, 2, timeout=60, done=ended.append) == run_isolated(work, tasks, 2, timeout=60)
+        assert sorted(ended) == list(range(len(tasks)))
+        assert host.run(work, [("ok", 6)], 1, timeout=60) == [36]  # a host serves run after run
+        with pytest.raises(ValueError, match="bad task 3"):
+            host.run(work, [("ok", 1), ("raise", 3)], 1, timeout=60)
+        assert host.run(work, [("hang", 0), ("ok", 5)], 2, timeout=0.5) == [Failed("did not finish within 0.5 s"), 25]
+    finally:
+        host.stop()
+    assert not host.process.is_alive()
+
+
+def test_a_hosts_workers_are_forked_after_it_prepared() -> None:
+    host = Host(prepared)
+    try:
+        (pid,) = host.run(prepared_pid, [None], 1, timeout=60)
+    finally:
+        host.stop()
+    assert pid == str(host.process.pid) and os.environ.get("PORTKIT_TEST_HOST_PREPARED") is None
+
+
+def test_when_the_host_is_gone_this_process_does_the_work() -> None:
+    host = Host(lambda: None)
+    host.process.kill()
+    host.process.join()
+    assert host.run(work, [("ok", n) for n in range(5)], 2, timeout=60) == [n * n for n in range(5)]
+    assert multiprocessing.active_children() == []
+
+
+def test_a_host_whose_parent_stops_waiting_stops_its_workers() -> None:
+    host = Host(lambda: None)
+    host.conn.send((work, [("hang", 0), ("hang", 1)], 2, None, 0))
+    time.sleep(1)  # both workers busy
+    host.conn.close()  # the parent went away (Ctrl-C)
+    host.process.join(timeout=30)
+    assert host.process.exitcode == 0
+
+
+def note_pid_then_hang(path: str) -> None:
+    with open(path, "w") as out:
+        out.write(str(os.getpid()))
+    time.sleep(300)
+
+
+def test_a_worker_whose_parent_is_killed_goes_too(tmp_path) -> None:
+    host = Host(lambda: None)
+    pidfile = tmp_path / "worker.pid"
+    host.conn.send((note_pid_then_hang, [str(pidfile)], 1, None, 0))
+    for _ in range(300):
+        if pidfile.exists() and pidfile.read_text():
+            break
+        time.sleep(0.1)
+    worker = int(pidfile.read_text())
+    host.process.kill()  # no time to stop its workers
+    host.process.join()
+    for _ in range(100):
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(worker, 9)
+        raise AssertionError("the worker outlived its parent")
+    host.stop()

@@ -13,11 +13,16 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from functools import partial
+from typing import TYPE_CHECKING, NoReturn
 
 from portkit import __version__
 from portkit.core.command import ExamplesFormatter, Parser
 from portkit.core.errors import Exit, PortkitError
 from portkit.core.output import tell
+
+if TYPE_CHECKING:
+    from portkit.core.workers import Host
 
 # Each command's module, imported only when that command is asked for:
 # `portkit scan` does not pay for loading audit's rule tables, which is a
@@ -45,6 +50,12 @@ SUMMARIES = {
 # The commands that parse C with libclang whatever their options: its loading
 # starts while they are imported (layout's modes mostly do not parse).
 USES_LIBCLANG = frozenset({"scan"})
+# The commands whose workers a host forks (core.workers.Host), and what the
+# host imports for them while the command reads its input: scan's rules and
+# walk, which the command's own process then never imports.
+HOSTED = {"scan": ("portkit.commands.scan.engine", "portkit.commands.scan.cache")}
+# Words after which a command does no work of its workers' (help, the rule list).
+NO_WORK = frozenset({"-h", "--help", "--list-rules"})
 
 EPILOG = """\
 examples:
@@ -88,15 +99,64 @@ def build_parser(argv: Sequence[str] | None = None, *, listing: bool = False) ->
     return parser
 
 
+def entry() -> NoReturn:
+    """The `portkit` program: main(), then out without Python's own teardown.
+    Freeing every module and object one by one (libclang's bindings, the
+    rules, the findings) is tens of milliseconds of a short scan, and the
+    kernel frees a process's memory at once. Output is flushed first; an
+    in-process caller (tests) calls main()."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): what it took stands
+        pass
+    except OSError as err:  # a full disk behind `> file`
+        tell("error", f"the output could not be written: {err.strerror}")
+        code = code or int(Exit.ENVIRONMENT)
+    os._exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    wait = _start_loading_libclang() if words[:1] and words[0] in USES_LIBCLANG else None
+    host = _start_host(words)  # first: a fork while no other thread runs
+    wait = _start_loading_libclang() if _loads_libclang(words, host) else None
     try:
-        return _run(argv)
+        return _run(argv, host)
     finally:
+        if host is not None:
+            host.stop()
         if wait is not None:
             with contextlib.suppress(KeyboardInterrupt):
                 wait()  # never exit while another thread is inside dlopen
+
+
+def _loads_libclang(words: Sequence[str], host: Host | None) -> bool:
+    """Whether this process needs libclang: for a command that parses C, unless
+    a host parses for it; then only to read a compile database (libclang
+    reads those), else on demand (a model probe the cache lacks)."""
+    if not words or words[0] not in USES_LIBCLANG:
+        return False
+    return host is None or any(_names_database(word) for word in words[1:])
+
+
+def _names_database(word: str) -> bool:
+    """-p DIR, -pDIR, --compile-commands DIR or a prefix argparse accepts of it."""
+    option = word.split("=", 1)[0]
+    return (word.startswith("-p") and not word.startswith("--")) or (
+        len(option) > 3 and "--compile-commands".startswith(option)
+    )
+
+
+def _start_host(words: Sequence[str]) -> Host | None:
+    """The host of the workers of the command words name, when it has work for them."""
+    modules = HOSTED.get(words[0]) if words else None
+    if modules is None or NO_WORK.intersection(words):
+        return None
+    from portkit.core.workers import Host  # only for the commands that parse in workers
+    from portkit.cparse.libclang import preload
+
+    return Host(partial(preload, modules))
 
 
 def _start_loading_libclang():
@@ -105,13 +165,15 @@ def _start_loading_libclang():
     return load_early()
 
 
-def _run(argv: Sequence[str] | None) -> int:
+def _run(argv: Sequence[str] | None, host: Host | None = None) -> int:
     try:
         parser = build_parser(argv, listing=True)
         if not (sys.argv[1:] if argv is None else argv):  # the first thing a new user types
             parser.print_help()
             return int(Exit.OK)
         args = parser.parse_args(argv)
+        if host is not None and hasattr(args, "worker_host"):
+            args.worker_host = host
         return int(args.run(args))
     except PortkitError as err:
         hint = f" (hint: {err.hint})" if err.hint else ""

@@ -5,10 +5,19 @@ kills it with SIGSEGV, and every result with it. Here each task runs in a
 forked worker (forked, so it shares what this process already loaded, such as
 libclang); a worker that dies or runs out of time fails only its own task, is
 replaced, and the other tasks go on. N workers also give `-j N`.
+
+A command whose workers run code the command itself does not need (scan:
+the rules and the walk) can have a Host forked as the program starts, before
+that code is imported: the host imports it while the command reads its
+input, then forks the workers from itself and hands their results on. The
+import then overlaps the command's start instead of preceding the first
+parse; a host that is gone leaves the work to run_isolated here.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import faulthandler
 import multiprocessing
 import os
@@ -21,6 +30,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Generic, TypeVar
 
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
@@ -44,12 +54,17 @@ def run_isolated(
     timeout: float | None,
     stack_bytes: int = 0,
     done: Callable[[int], None] | None = None,
+    ended: Callable[[int, Result | Failed], None] | None = None,
+    abandoned: Connection | None = None,
 ) -> list[Result | Failed]:
     """work(task) for every task, in up to `jobs` worker processes; the results
     in the tasks' order. `timeout` bounds each task (None: no bound);
     `stack_bytes` (when not 0) is the stack of the thread that runs it, for
     deeply recursive C code; done(index) is called as each task ends (for a
-    progress line). An exception raised by work() is raised here."""
+    progress line), ended(index, outcome) before it (a host hands it on). An
+    exception raised by work() is raised here. `abandoned`: a connection
+    whose end means nobody waits for the results any more (a host's parent
+    has gone): the workers are stopped."""
     results: list[Result | Failed | None] = [None] * len(tasks)
     pending = list(range(len(tasks)))[::-1]  # popped from the end: first task first
     idle: list[_Worker] = []
@@ -60,12 +75,18 @@ def run_isolated(
                 worker = idle.pop() if idle else _Worker(work, stack_bytes)
                 worker.give(pending.pop(), tasks, timeout)
                 busy.append(worker)
-            for worker in _ready(busy):
+            for worker in _ready(busy, abandoned):
                 busy.remove(worker)
-                index, outcome = worker.take()
-                results[index] = outcome
-                if done is not None:
-                    done(index)
+                try:
+                    index, outcome = worker.take()
+                    results[index] = outcome
+                    if ended is not None:
+                        ended(index, outcome)
+                    if done is not None:
+                        done(index)
+                except BaseException:  # work() raised, or the caller stops: this worker is neither busy nor idle
+                    worker.stop()
+                    raise
                 if isinstance(outcome, Failed):
                     worker.stop()  # dead or stuck: a fresh one takes the next task
                 else:
@@ -76,12 +97,17 @@ def run_isolated(
     return results  # type: ignore[return-value]  # every slot is filled
 
 
-def _ready(busy: list[_Worker]) -> list[_Worker]:
+def _ready(busy: list[_Worker], abandoned: Connection | None = None) -> list[_Worker]:
     """Waits until some worker has a result, has died or has run out of time."""
     deadlines = [w.deadline for w in busy if w.deadline is not None]
     limit = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
-    handles = {h: w for w in busy for h in (w.conn, w.process.sentinel)}
-    ready = {handles[h]: None for h in wait(list(handles), limit)}
+    handles: dict[object, _Worker | None] = {h: w for w in busy for h in (w.conn, w.process.sentinel)}
+    if abandoned is not None:
+        handles[abandoned] = None
+    woken = wait(list(handles), limit)
+    if abandoned is not None and abandoned in woken:
+        raise _Abandoned
+    ready: dict[_Worker, None] = {handles[h]: None for h in woken}  # type: ignore[misc]
     now = time.monotonic()
     ready.update({w: None for w in busy if w.deadline is not None and w.deadline <= now})
     return list(ready)
@@ -130,9 +156,21 @@ class _Worker(Generic[Task, Result]):
         self.conn.close()
 
 
+def _die_with_parent() -> None:
+    """A worker whose parent is gone (a host killed, say) is killed by the
+    kernel: it would otherwise wait on its connection for ever, since the
+    workers forked after it hold copies of the parent's end (Linux's prctl)."""
+    parent = os.getppid()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it went before the call
+        os._exit(1)
+
+
 def _serve(conn: Connection, work: Callable, stack_bytes: int) -> None:
     """A worker's life: a task in, (True, result) or (False, exception) out."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _die_with_parent()
     faulthandler.disable()  # a crash is reported by the parent, in one line, not as a stack dump
     if stack_bytes:
         threading.stack_size(stack_bytes)
@@ -156,3 +194,101 @@ def _serve(conn: Connection, work: Callable, stack_bytes: int) -> None:
             conn.send(outcome[0])
         except Exception as err:  # a result or exception that does not pickle
             conn.send((False, RuntimeError(f"a worker's answer could not be sent back: {err}")))
+
+
+class _Abandoned(Exception):
+    """A host's parent went away while its workers were busy."""
+
+
+class Host:
+    """A process forked now, while this one is small and has no other thread
+    (forking then is safe), which runs prepare() (imports the code the tasks
+    run, loads libraries) at once and then runs run_isolated for this
+    process: its workers are forked from it, with all that already loaded."""
+
+    def __init__(self, prepare: Callable[[], None]) -> None:
+        self.conn, child = multiprocessing.Pipe()
+        context = multiprocessing.get_context("fork")
+        # not daemonic: a daemonic process may not have children (it leaves when this one closes conn)
+        self.process: BaseProcess = context.Process(target=_host, args=(child, self.conn, prepare))
+        self.process.start()
+        child.close()
+
+    def run(
+        self,
+        work: Callable[[Task], Result],
+        tasks: Sequence[Task],
+        jobs: int,
+        timeout: float | None,
+        stack_bytes: int = 0,
+        done: Callable[[int], None] | None = None,
+    ) -> list[Result | Failed]:
+        """run_isolated's answer, worked out in the host (work must pickle: a
+        module's function, or a partial of one). A host that has gone (it
+        crashed, or was killed) leaves the tasks it did not finish to
+        run_isolated in this process."""
+        results: dict[int, Result | Failed] = {}
+        message: tuple = ()
+        try:
+            self.conn.send((work, list(tasks), jobs, timeout, stack_bytes))
+            while (message := self._next())[0] == "ended":
+                _, index, outcome = message
+                results[index] = outcome
+                if done is not None:
+                    done(index)
+        except (EOFError, OSError):  # the host is gone: this process does the rest
+            self.stop()
+            rest = [i for i in range(len(tasks)) if i not in results]
+            report = (lambda k: done(rest[k])) if done is not None else None
+            for index, outcome in zip(
+                rest, run_isolated(work, [tasks[i] for i in rest], jobs, timeout, stack_bytes, report), strict=True
+            ):
+                results[index] = outcome
+        if message[:1] == ("raised",):
+            raise message[1]
+        return [results[i] for i in range(len(tasks))]
+
+    def _next(self) -> tuple:
+        """The host's next message; EOFError once it is gone (its sentinel: a
+        worker it forked may still hold a copy of its end of the connection)."""
+        if not self.conn.poll() and self.conn not in wait([self.conn, self.process.sentinel]):
+            raise EOFError
+        return self.conn.recv()
+
+    def stop(self) -> None:
+        self.conn.close()  # the host's end sees EOF and leaves
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+
+
+def _host(conn: Connection, parents_end: Connection, prepare: Callable[[], None]) -> None:
+    """A host's life: prepare, then each (work, tasks, ...) run, every outcome
+    sent as it ends; it leaves when its parent closes the connection."""
+    parents_end.close()  # else the parent's closing it would not reach conn as its end
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; its going away ends the run
+    with contextlib.suppress(Exception):  # the workers import it again and report what fails
+        prepare()
+    while True:
+        try:
+            work, tasks, jobs, timeout, stack_bytes = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        try:
+            run_isolated(
+                work,
+                tasks,
+                jobs,
+                timeout,
+                stack_bytes,
+                ended=lambda index, outcome: conn.send(("ended", index, outcome)),
+                abandoned=conn,
+            )
+            conn.send(("end",))
+        except (_Abandoned, OSError):  # the parent went away (Ctrl-C): nobody reads any more
+            os._exit(0)
+        except Exception as err:  # work() raised: the parent reports it
+            try:
+                conn.send(("raised", err))
+            except Exception:  # it does not pickle
+                conn.send(("raised", RuntimeError(f"a task failed: {err}")))

@@ -12,9 +12,11 @@ import ctypes
 import glob
 import os
 import re
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 
 from portkit import _clangwalk
 from portkit.core.errors import EnvironmentProblem
@@ -66,9 +68,35 @@ def loaded_builtin_headers(ci) -> str | None:
     where Debian installs that version's (the wheel's libclang has none)."""
     if (major := loaded_version(ci)) is None:
         return None
-    library = ci.Config.library_file or ci.conf.get_filename()
+    return _headers_of(major, ci.Config.library_file or ci.conf.get_filename())
+
+
+def _headers_of(major: int, library: str) -> str | None:
     beside = os.path.dirname(os.path.realpath(library))
     return builtin_headers(major, beside) or builtin_headers(major, f"/usr/lib/llvm-{major}/lib")
+
+
+def chosen_builtin_headers() -> str | None:
+    """loaded_builtin_headers() of the libclang this process loads, without
+    loading it where its file names its version (Debian's libclang-19.so.1,
+    which bindings() chooses): a process that only reads a scan's inputs
+    then never loads the 60 MB library its workers' parent loads anyway."""
+    if (library := unloaded_choice()) is not None:
+        found = re.search(r"/llvm-(\d+)/lib/libclang-\1\.so\.1$", library)
+        return _headers_of(int(found[1]), library) if found else None
+    return loaded_builtin_headers(cindex())
+
+
+def unloaded_choice() -> str | None:
+    """The Debian libclang bindings() chooses, while nothing is loaded yet and
+    LIBCLANG_LIBRARY_PATH does not choose another (else None)."""
+    # (another thread may be importing the bindings: a module without its Config yet)
+    config = getattr(sys.modules.get("clang.cindex"), "Config", None)
+    if config is not None and (config.loaded or config.library_file is not None):
+        return None  # chosen or loaded already: that one is the truth
+    if "LIBCLANG_LIBRARY_PATH" in os.environ:
+        return None
+    return matched_debian_libclang()
 
 
 def loaded_version(ci) -> int | None:
@@ -117,6 +145,16 @@ def load_early() -> Callable[[], None]:
     ci._portkit_loading = thread
     thread.start()
     return thread.join
+
+
+def preload(modules: Sequence[str]) -> None:
+    """What a process that forks parsing workers does first (core.workers.Host):
+    libclang loaded, on a thread, while the modules whose code the workers
+    run are imported; both done before it returns (and so before any fork)."""
+    load_early()
+    for module in modules:
+        import_module(module)
+    cindex()
 
 
 def _declare_missing(ci) -> None:
@@ -295,6 +333,8 @@ def inclusions(ci, tu) -> list[Inclusion]:
 def library_file() -> str:
     """The libclang the bindings will load (a path, or the name the dynamic
     loader looks for), found without loading it."""
+    if (chosen := unloaded_choice()) is not None:
+        return os.path.realpath(chosen)  # what bindings() will choose, without importing them
     try:
         from clang import cindex as ci
     except ImportError:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from portkit.core.abis import Abi
-from portkit.core.workers import Failed, run_isolated
-from portkit.cparse.libclang import cindex, loaded_builtin_headers
+from portkit.core.workers import Failed, Host, run_isolated
+from portkit.cparse.libclang import chosen_builtin_headers, cindex
 
 FALLBACK_INCLUDE = Path(__file__).parent / "include"  # freestanding stddef.h etc. for any triple
 # A nested expression takes about 500 bytes of stack per level in clang: 1 GiB
@@ -34,8 +34,13 @@ def parse_in_workers(
     jobs: int,
     timeout: float | None,
     done: Callable[[int], None] | None = None,
+    host: Host | None = None,
 ) -> list[Result | Failed]:
-    """work(task), which parses with libclang, for every task in worker processes."""
+    """work(task), which parses with libclang, for every task in worker
+    processes: forked by host when there is one (it has loaded libclang and
+    the code work runs), else by this process."""
+    if host is not None:
+        return host.run(partial(_on_this_thread, work), tasks, jobs, timeout, STACK_BYTES, done)
     cindex()  # loaded here once: the forked workers share it
     return run_isolated(partial(_on_this_thread, work), tasks, jobs, timeout, STACK_BYTES, done)
 
@@ -76,9 +81,9 @@ def clang_resource_include() -> str | None:
     """clang's own builtin headers (stddef.h, stdatomic.h, arm_neon.h, the x86
     *intrin.h), as a clang cross compiler uses with a GCC sysroot: GCC's
     versions of the intrinsics headers are written in GCC's builtins, which
-    clang does not know. Those of the loaded libclang's version (Debian:
+    clang does not know. Those of the libclang's version (Debian:
     libclang-common-N-dev), else the newest there are."""
-    if found := loaded_builtin_headers(cindex()):
+    if found := chosen_builtin_headers():
         return found
     return _newest("/usr/lib/llvm-*/lib/clang/*/include") or _newest("/usr/lib/clang/*/include")
 

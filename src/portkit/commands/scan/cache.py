@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import portkit
-from portkit.commands.scan.engine import ScanJob, Scanned, scan_unit
+from portkit.commands.scan.job import ScanJob, Scanned
 from portkit.core.errors import BadInput
-from portkit.core.workers import Failed
-from portkit.cparse.libclang import Inclusion, cindex
+from portkit.core.workers import Failed, Host
+from portkit.cparse.libclang import Inclusion, cindex, library_file
 from portkit.cparse.parse import Problem, build_machine_includes, parse_in_workers, system_includes
 from portkit.findings.model import Finding
 
@@ -76,9 +76,11 @@ def scan_jobs(
     jobs: int,
     timeout: float | None,
     done: Callable[[int], None] | None = None,
+    host: Host | None = None,
 ) -> Outcomes:
     """Every job scanned, or taken from the cache where nothing it was made
-    from has changed; the workers start only for the others."""
+    from has changed; the workers start only for the others (forked by host,
+    when the program started one)."""
     results: list[Scanned | Failed | None] = [None] * len(work)
     headers_of: dict[str, tuple[str, ...]] = {}
     if cache is not None:
@@ -93,7 +95,7 @@ def scan_jobs(
         report = (lambda k: done(missed[k])) if done is not None else None
         # without a cache, the workers skip hashing every header and probing the search path
         scan = scan_and_record if cache is not None else scan_alone
-        fresh = parse_in_workers(scan, [work[i] for i in missed], jobs, timeout, report)
+        fresh = parse_in_workers(scan, [work[i] for i in missed], jobs, timeout, report, host)
         for index, outcome in zip(missed, fresh, strict=True):
             if isinstance(outcome, Failed):
                 results[index] = outcome
@@ -107,6 +109,8 @@ def scan_jobs(
 
 def scan_alone(job: ScanJob) -> Fresh:
     """scan_unit, with the headers it read (for --changed-since), not to be kept."""
+    from portkit.commands.scan.engine import scan_unit  # in the workers: the parent never needs the rules
+
     scanned = scan_unit(job)
     headers = tuple(dict.fromkeys(os.path.normpath(i.header) for i in scanned.included))
     scanned.included = []  # the parent needs only their names
@@ -116,6 +120,8 @@ def scan_alone(job: ScanJob) -> Fresh:
 def scan_and_record(job: ScanJob) -> Fresh:
     """scan_unit, then (still in the worker) the hashes and probes that let
     the result be reused: the parent only writes it."""
+    from portkit.commands.scan.engine import scan_unit  # in the workers: the parent never needs the rules
+
     scanned = scan_unit(job)
     headers = tuple(dict.fromkeys(os.path.normpath(i.header) for i in scanned.included))
     included, scanned.included = scanned.included, []  # the parent needs only the record
@@ -327,12 +333,18 @@ def user_cache() -> Path:
 
 
 def tool_fingerprint() -> str:
-    """portkit's version, libclang's, and the text of the code that makes
-    findings: a portkit built from another commit never reuses an entry."""
+    """portkit's version, libclang's file (its path, size and time: another
+    build or version of it is another file), and the text of the code that
+    makes findings: a portkit built from another commit never reuses an
+    entry. libclang is not loaded for it: the workers' parent loads it."""
     digest = hashlib.blake2b(digest_size=20)
     digest.update(portkit.__version__.encode())
-    ci = cindex()
-    digest.update(clang_version(ci).encode())
+    library = library_file()
+    try:
+        st = os.stat(library)
+        digest.update(f"{library}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    except OSError:  # a name the dynamic loader looks up: loaded here to ask its version
+        digest.update(clang_version(cindex()).encode())
     package = Path(portkit.__file__).parent
     code = [path for part in SCANNING_CODE for path in sorted((package / part).rglob("*.py"))]
     code += sorted(package.glob("_clangwalk*"))  # the walk in C decides which nodes the rules see

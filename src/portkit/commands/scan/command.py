@@ -35,14 +35,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from portkit.commands.scan.cache import cache_from, scan_jobs, user_cache
+from portkit.commands.scan.catalog import scan_rules
 from portkit.commands.scan.changed import changes_header, changes_since
-from portkit.commands.scan.engine import ScanJob, Scanned
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
+from portkit.commands.scan.job import ScanJob, Scanned
 from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.modelcache import models_directory
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, resolve_abi
 from portkit.commands.scan.options import add_fix_options, add_rescan_options
-from portkit.commands.scan.rules import RULES
 from portkit.core.errors import BadInput, Exit
 from portkit.core.output import count, deliver, error, tell, warn
 from portkit.core.progress import StatusLine
@@ -74,6 +74,7 @@ EXAMPLES = (
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    rules = scan_rules(user_cache())
     parser = add_findings_command(
         subparsers,
         "scan",
@@ -83,9 +84,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         run,
         runs_on="host",
         schema=SCHEMA,
-        rules=RULES,
+        rules=rules,
         tracks_incomplete=True,
     )
+    # the rules as data; worker_host: the process cli started to fork the workers (core.workers.Host)
+    parser.set_defaults(rules=rules, worker_host=None)
     parser.add_argument("inputs", nargs="*", type=Path, metavar="FILE_OR_DIR")
     models = ", ".join(f"{m} ({a})" for m, a in MODEL_ABIS.items())
     parser.add_argument(
@@ -112,13 +115,13 @@ def run(args: argparse.Namespace) -> int:
     found = units(args.inputs, args.compile_commands, given_flags(args), problems, refused, every_reading=True)
     require_some(found, refused + problems)
     pair = probe_pair(source, target, args.sysroot, models_directory(user_cache()))
-    active = frozenset(rule.id for rule in active_rules(RULES, args.select, args.ignore))
+    active = frozenset(rule.id for rule in active_rules(args.rules, args.select, args.ignore))
     incomplete: list[Incomplete] = []
     cache = cache_from(args, problems)
     # the longest files first: two workers then end together, not one waiting for the other
     work = sorted(_jobs(found, pair, active, args.sysroot, problems, incomplete), key=lambda j: -len(j.text))
     with StatusLine(quiet=args.quiet) as status:
-        outcomes = scan_jobs(work, cache, jobs(args), parse_timeout(args), _files_done(status, work))
+        outcomes = scan_jobs(work, cache, jobs(args), parse_timeout(args), _files_done(status, work), args.worker_host)
     findings, scanned, taken = _gather(work, outcomes.results, problems, incomplete)
     if cache is not None and cache.unwritable:
         problems.append(cache.unwritable)
@@ -156,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     code = finish(
         args,
         schema=SCHEMA,
-        rules=RULES,
+        rules=args.rules,
         findings=findings,
         extra=extra,
         text_header=shown_header,
@@ -200,7 +203,7 @@ def _fix(args: argparse.Namespace, work: Sequence[ScanJob], findings: list[Findi
 
     shown = triage(
         findings,
-        RULES,
+        args.rules,
         select=args.select,
         ignore=args.ignore,
         baseline=args.baseline,

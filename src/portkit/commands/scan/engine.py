@@ -14,22 +14,20 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
 
 from portkit.commands.scan.archcode import mentions, read_as_code
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.home import Home
+from portkit.commands.scan.job import ScanJob, Scanned
 from portkit.commands.scan.messages import shown_path
-from portkit.commands.scan.models import ModelPair
 from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
-from portkit.cparse.libclang import Inclusion, cindex, inclusions
+from portkit.cparse.libclang import cindex, inclusions
 from portkit.cparse.parse import Problem, build_machine_includes, parse
 from portkit.cparse.walk import CONVERSION, KIND, own_tops
 from portkit.cparse.walk import walk as cwalk
-from portkit.findings.model import Finding, Incomplete, Rule
+from portkit.findings.model import Incomplete, Rule
 
 OPERATOR_KINDS = ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR")  # handlers of these may name their operators
 # Warnings the rules do not ask for stay off: -Wno-everything, then the ones they do.
@@ -38,32 +36,6 @@ DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
 MISSING_HEADER = re.compile(r"'(.+)' file not found")  # clang's fatal error for an #include it cannot find
 # clang's errors for a call without a declaration: PK701's finding, not a file it could not read
 IMPLICIT_MESSAGE = re.compile(r"(call to undeclared|implicit declaration of|implicitly declaring library) function")
-
-
-@dataclass(frozen=True)
-class ScanJob:
-    """One translation unit: what a worker needs to scan it."""
-
-    path: Path
-    text: str
-    flags: tuple[str, ...]
-    pair: ModelPair
-    sysroot: Path | None
-    rules: frozenset[str]  # the rule ids selected
-
-
-@dataclass
-class Scanned:
-    findings: list[Finding] = field(default_factory=list)
-    errors: list[Problem] = field(default_factory=list)  # what clang could not make sense of
-    parsed: bool = False
-    incomplete: Incomplete | None = None  # why the unit was not checked completely
-    # findings moved to a macro's definition -> (the macro's name, the uses that made them)
-    expansions: dict[Finding, tuple[str, set[tuple[str, int, int]]]] = field(default_factory=dict)
-    # headers the target's own directories lack, found where the build machine keeps its own
-    build_machine_headers: list[str] = field(default_factory=list)
-    # Every #include either parse followed: what the cache checks before reusing these findings.
-    included: list[Inclusion] = field(default_factory=list)
 
 
 def scan_unit(job: ScanJob) -> Scanned:
