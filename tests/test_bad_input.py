@@ -114,3 +114,25 @@ def test_a_mistake_is_one_line_and_the_right_exit(tmp_path: Path, argv: list[str
     )
     assert leftovers.stdout == "", "a mistake leaves nothing behind in the tree"
     assert not (tmp_path / "study" / "study.json").exists(), "a refused study writes nothing"
+
+
+@pytest.mark.parametrize(
+    "argv", [["cpu"], ["scan", "examples/legacy32"], ["layout", EXAMPLE_H, "--format", "json"]], ids=" ".join
+)
+def test_output_that_cannot_be_written_is_one_line_and_exit_3(argv: list[str]) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    env = {**os.environ, "PORTKIT_AGENT_DIR": str(ROOT / "build")}
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "portkit", *argv],
+            cwd=ROOT,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
+    assert proc.stderr.splitlines() == ["portkit: error: standard output could not be written: No space left on device"]
+    assert proc.returncode == 3

@@ -111,9 +111,9 @@ def entry() -> NoReturn:
         sys.stderr.flush()
     except BrokenPipeError:  # the reader went away (`| head`): what it took stands
         pass
-    except OSError as err:  # a full disk behind `> file`
-        tell("error", f"the output could not be written: {err.strerror}")
-        code = code or int(Exit.ENVIRONMENT)
+    except OSError as err:  # `> /dev/full`, a full disk behind `> file`: the output is lost
+        tell("error", f"standard output could not be written: {err.strerror}")
+        code = int(Exit.ENVIRONMENT)
     os._exit(code)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from portkit.core.errors import BadInput
+from portkit.core.errors import BadInput, EnvironmentProblem
 from portkit.core.fit import Columns, wrap_line
 
 if TYPE_CHECKING:  # rich is imported only when text is rendered: JSON output starts ~50 ms faster
@@ -192,7 +192,12 @@ def terminal_width() -> int | None:
 def deliver(text: str, output: Path | None) -> None:
     """Finished text to stdout, or to -o FILE atomically."""
     if output is None:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except BrokenPipeError:
+            raise  # the reader went away (`| head`): the caller leaves quietly
+        except OSError as err:  # `> /dev/full`, a full disk behind `> file`
+            raise EnvironmentProblem(f"standard output could not be written: {err.strerror}") from None
     else:
         write_atomically(output, text)
 
