@@ -1154,7 +1154,9 @@ def timing_table(
         shown = [
             f"{n} {r:.2f}x" if r is not None else f"{n} n/a (cppcheck stopped on every file)" for n, r in ratios.items()
         ]
-        return f"{met}: " + ", ".join(shown)
+        missed = [f"{n} {r:.2f}x" for n, r in ratios.items() if r is not None and not ok(r)]
+        tally = f" (on {len(measured) - len(missed)} of {len(measured)}; not on {', '.join(missed)})" if missed else ""
+        return f"{met}{tally}: " + ", ".join(shown)
 
     goals = {
         f"wall time at most 2x clang -fsyntax-only (same files, -j {TIMED_JOBS})": goal(vs_clang, lambda r: r <= 2)
