@@ -35,14 +35,19 @@ def model_accepts(text: str, maximum: float) -> bool:
     return 0 < seconds <= maximum
 
 
+def escaped_as_the_agent_does(text: str) -> str:
+    """Each control byte as \\n, \\t, \\r or \\xNN; everything else as it is."""
+    names = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    return "".join(names.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x20 or c == "\x7f" else c) for c in text)
+
+
 def agent_accepts(agent: Path, text: str) -> bool:
     proc = run([agent], "crc32c", "--check", "x", "--bench", f"--seconds={text}", check_exit=2)
     assert proc.stdout == ""
     if proc.stderr == CONFLICT:
         return True
-    # The line quotes the value as it came; text mode reads a \r in it as a newline.
-    quoted = text.replace("\r\n", "\n").replace("\r", "\n")
-    assert proc.stderr == f"portkit-target crc32c: --seconds '{quoted}': {SECONDS_ERROR}\n"
+    # The line quotes the value with its control characters escaped (pk_put_escaped).
+    assert proc.stderr == f"portkit-target crc32c: --seconds '{escaped_as_the_agent_does(text)}': {SECONDS_ERROR}\n"
     return False
 
 
