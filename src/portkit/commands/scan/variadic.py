@@ -86,15 +86,18 @@ def _tokens_before_body(unit: Unit, function):
     return tu.get_tokens(extent=span)
 
 
-def note_call(unit: Unit, call, _parent=None) -> None:
-    """Remembers a call to one of the project's variadic functions (several rules note the same call: once)."""
+def note_call(unit: Unit, call, _parent=None) -> tuple[object, Callee] | None:
+    """Remembers a call to one of the project's variadic functions (several
+    rules note the same call: once). Returns (the callee, its facts), None
+    for a call through a pointer: PK703 goes on with them."""
     callee = unit.callee(call)
     if callee is None:
-        return
+        return None
     facts = callee_facts(unit, callee)
     if facts.variadic and not facts.system:
         calls = unit.notes.setdefault("variadic calls", {})
         calls.setdefault((call.location.line, call.location.column, call.spelling), call)
+    return callee, facts
 
 
 def variadic_use(unit: Unit) -> Variadic:
