@@ -420,3 +420,19 @@ def test_a_build_directory_without_a_database_says_how_to_make_one(tmp_path: Pat
         "or the file) (hint: CMake writes it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, Meson always; "
         "for make: bear -- make)\n"
     )
+
+
+def test_a_sentinel_is_read_from_the_function_not_from_its_leading_macro(tmp_path: Path) -> None:
+    # libclang tokenizes a declaration that starts with a macro from the
+    # macro's #define on: the comment's word made count() a sentinel function
+    source = tmp_path / "lists.c"
+    source.write_text(
+        "#define API static\n"
+        "/* the functions below: one ends its list with a sentinel, one does not */\n"
+        "API int count(const char *first, ...) { return first != 0; }\n"
+        "API __attribute__((sentinel)) int ended(const char *first, ...) { return first != 0; }\n"
+        'int counted(void) { return count("a", 0); }\n'
+        'int terminated(void) { return ended("a", 0); }\n'
+    )
+    _, document = scan_json(source, "--no-cache")
+    assert found(document) == [(6, "PK703")]

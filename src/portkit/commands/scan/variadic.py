@@ -14,6 +14,7 @@ from portkit.commands.scan.widths import Width
 
 LOOPS = ("FOR_STMT", "WHILE_STMT", "DO_STMT")
 FUNCTION_DECL = 8  # CXCursor_FunctionDecl
+COMPOUND_STMT = 202  # CXCursor_CompoundStmt
 
 
 @dataclass(frozen=True)
@@ -47,15 +48,16 @@ def callee_facts(unit: Unit, function) -> Callee:
     if facts is None:
         t = function.type
         variadic = t.kind == unit.ci.TypeKind.FUNCTIONPROTO and t.is_function_variadic()
-        sentinel = variadic and _declares_sentinel(function)
+        sentinel = variadic and _declares_sentinel(unit, function)
         facts = known[key] = Callee(variadic, function.location.is_in_system_header, sentinel)
     return facts
 
 
-def _declares_sentinel(function) -> bool:
+def _declares_sentinel(unit: Unit, function) -> bool:
     """__attribute__((sentinel)) among the tokens before the body (a
-    definition's body can be thousands of tokens: they are not read)."""
-    for token in function.get_tokens():
+    definition's body can be thousands of tokens: they are not read, nor
+    made: libclang tokenizes the whole range it is given)."""
+    for token in _tokens_before_body(unit, function):
         spelling = token.spelling
         if spelling == "{":
             return False
@@ -64,15 +66,38 @@ def _declares_sentinel(function) -> bool:
     return False
 
 
-def note_call(unit: Unit, call, _parent=None) -> None:
-    """Remembers a call to one of the project's variadic functions (several rules note the same call: once)."""
+def _tokens_before_body(unit: Unit, function):
+    """The function's tokens as written in its file, up to its body's `{`
+    (to its end for a prototype). The range is made of plain file offsets:
+    given a cursor's own range, libclang tokenizes from the spelling of a
+    macro the declaration starts with (SQLITE_PRIVATE), the whole file from
+    that macro's #define on. When the declaration spans files, the cursor's
+    tokens as before."""
+    extent = function.extent
+    body = None
+    if function.is_definition():
+        body = next((c for c in function.get_children() if c._kind_id == COMPOUND_STMT), None)
+    start, end = extent.start, (body.extent.start if body is not None else extent.end)
+    if start.file is None or end.file is None or start.file.name != end.file.name or start.offset > end.offset:
+        return function.get_tokens()
+    tu = function.translation_unit
+    place = unit.ci.SourceLocation.from_offset
+    span = unit.ci.SourceRange.from_locations(place(tu, start.file, start.offset), place(tu, end.file, end.offset))
+    return tu.get_tokens(extent=span)
+
+
+def note_call(unit: Unit, call, _parent=None) -> tuple[object, Callee] | None:
+    """Remembers a call to one of the project's variadic functions (several
+    rules note the same call: once). Returns (the callee, its facts), None
+    for a call through a pointer: PK703 goes on with them."""
     callee = unit.callee(call)
     if callee is None:
-        return
+        return None
     facts = callee_facts(unit, callee)
     if facts.variadic and not facts.system:
         calls = unit.notes.setdefault("variadic calls", {})
         calls.setdefault((call.location.line, call.location.column, call.spelling), call)
+    return callee, facts
 
 
 def variadic_use(unit: Unit) -> Variadic:

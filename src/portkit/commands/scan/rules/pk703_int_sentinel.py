@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.unit import Unit
-from portkit.commands.scan.variadic import callee_facts, note_call, variadic_use
+from portkit.commands.scan.variadic import note_call, variadic_use
 from portkit.commands.scan.widths import Width, narrower_than_pointer
 from portkit.findings.model import Rule, Severity
 
@@ -30,11 +30,11 @@ SENTINELS = {"execl": 1, "execlp": 1, "execle": 2}
 
 
 def on_call(unit: Unit, call, _parent) -> None:
-    note_call(unit, call)
-    callee = unit.callee(call)
-    if callee is None or not callee_facts(unit, callee).variadic:
+    noted = note_call(unit, call)
+    if noted is None or not noted[1].variadic:
         return
-    from_end = SENTINELS.get(callee.spelling) or (1 if callee_facts(unit, callee).sentinel else 0)
+    callee, facts = noted
+    from_end = SENTINELS.get(callee.spelling) or (1 if facts.sentinel else 0)
     arguments = unit.arguments(call)
     if not from_end or len(arguments) < from_end:
         return
