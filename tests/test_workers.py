@@ -6,11 +6,12 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
+import signal
 import time
 
 import pytest
 
-from portkit.core.workers import Failed, Host, run_isolated
+from portkit.core.workers import Beside, Failed, Host, run_isolated
 
 
 def work(task: tuple[str, int]) -> int:
@@ -132,3 +133,35 @@ def test_a_worker_whose_parent_is_killed_goes_too(tmp_path) -> None:
         os.kill(worker, 9)
         raise AssertionError("the worker outlived its parent")
     host.stop()
+
+
+# Beside: one task's other share, in a child forked beside this process
+
+
+def test_beside_gives_what_its_child_worked_out() -> None:
+    big = "x" * 1_000_000  # more than a pipe holds: read before the child is waited for
+    with Beside(lambda: [big, os.getpid()]) as child:
+        here = os.getpid()
+        text, pid = child.result()
+    assert text == big and pid != here
+
+
+def test_beside_gives_none_when_its_child_raises_or_dies() -> None:
+    def raises() -> int:
+        raise ValueError("a rule tripped")
+
+    def dies() -> int:
+        os.kill(os.getpid(), signal.SIGSEGV)
+        return 1
+
+    for work in (raises, dies):
+        with Beside(work) as child:
+            assert child.result() is None
+
+
+def test_beside_leaves_no_child_when_its_answer_is_not_wanted() -> None:
+    with pytest.raises(KeyError), Beside(lambda: time.sleep(60)) as child:
+        pid = child._pid
+        raise KeyError("the parent's own share failed")
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # killed and reaped

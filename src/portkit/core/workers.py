@@ -21,6 +21,7 @@ import ctypes
 import faulthandler
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 import time
@@ -28,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from types import TracebackType
 from typing import Generic, TypeVar
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -194,6 +196,67 @@ def _serve(conn: Connection, work: Callable, stack_bytes: int) -> None:
             conn.send(outcome[0])
         except Exception as err:  # a result or exception that does not pickle
             conn.send((False, RuntimeError(f"a worker's answer could not be sent back: {err}")))
+
+
+class Beside(Generic[Result]):
+    """work() in a child forked now, while this process does its own share of
+    one large task: for work that needs what only this process holds (a parse
+    in libclang's memory, which no pipe can carry), and a CPU that would
+    otherwise wait. result() is the child's answer, or None if it died or
+    raised (the caller then does that share itself, and meets the same fault
+    where it is reported). Used as a context manager: the child is reaped, or
+    killed if its answer is not wanted."""
+
+    def __init__(self, work: Callable[[], Result]) -> None:
+        self._read, write = os.pipe()
+        self._pid = os.fork()
+        if self._pid == 0:
+            os.close(self._read)
+            _answer(write, work)
+        os.close(write)
+
+    def result(self) -> Result | None:
+        with os.fdopen(self._read, "rb") as answer:
+            self._read = -1
+            data = answer.read()  # before waiting: a large answer fills the pipe
+        self._reap()
+        try:
+            ok, value = pickle.loads(data)
+        except Exception:  # it died before it had written all
+            return None
+        return value if ok else None
+
+    def _reap(self) -> None:
+        if self._pid:
+            os.waitpid(self._pid, 0)
+            self._pid = 0
+
+    def __enter__(self) -> Beside[Result]:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self._pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+            self._reap()
+        if self._read >= 0:
+            os.close(self._read)
+
+
+def _answer(write: int, work: Callable[[], object]) -> None:
+    """A Beside child's life: work(), its pickled (ok, answer) written, then
+    gone without Python's teardown (the parent's buffers and exit handlers
+    are the parent's)."""
+    _die_with_parent()
+    try:
+        data = pickle.dumps((True, work()))
+    except BaseException:
+        data = pickle.dumps((False, None))
+    with contextlib.suppress(OSError), os.fdopen(write, "wb") as out:
+        out.write(data)
+    os._exit(0)
 
 
 class _Abandoned(Exception):
