@@ -437,3 +437,38 @@ def test_the_faster_searches_find_what_the_first_ones_found(pieces: list[str]) -
     text = "".join(pieces)
     for first, faster in FIRST_WRITTEN:
         assert (first.search(text) is not None) == any(way.search(text) is not None for way in faster), text
+
+
+CALLS_BY_NAME = """#include <stdarg.h>
+#include <string.h>
+int logf_(const char *format, ...);
+int plain(int x);
+int (*through)(int);
+void g(char *p, int n)
+{
+    memset(p, 0, n);            /* named */
+    logf_("%d", n);             /* variadic */
+    plain(n);                   /* neither */
+    through(n);                 /* no function to name */
+}
+"""
+
+
+def test_the_calls_of_the_functions_named_or_variadic_and_only_those(tmp_path: Path) -> None:
+    path = tmp_path / "calls.c"
+    path.write_text(CALLS_BY_NAME)
+    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True)
+    assert tu is not None and not errors
+    ci = cindex()
+    tops = [c for c in tu.cursor.get_children() if c.location.file and c.location.file.name == str(path)]
+    call = ci.CursorKind.CALL_EXPR.value
+
+    def called(callees) -> list[str]:
+        found = walk(ci, tu, tops, {call}, callees=callees)
+        return [node.spelling for tag, node, _, _ in found.selected if tag & KIND]
+
+    assert called(None) == ["memset", "logf_", "plain", "through"]
+    assert called((["memset", "strlen"], False)) == ["memset"]
+    assert called(([], True)) == ["logf_"]
+    assert called((["plain"], True)) == ["logf_", "plain"]
+    assert called(([], False)) == []

@@ -110,7 +110,12 @@ def main() -> None:
     parser.add_argument("--sort", default="cumulative", help="cProfile order: cumulative, tottime, ...")
     parser.add_argument("--by-check", action="store_true", help="CPU seconds of each rule's handlers too")
     parser.add_argument("--callers", default="", help="also who calls the functions this names (a regex)")
+    parser.add_argument(
+        "--one-process", action="store_true", help="no child beside the worker for a large unit: every rule timed here"
+    )
     args = parser.parse_args()
+    if args.one_process:
+        engine.SPLIT_NODES = 1 << 62
     os.environ["LIBCLANG_NOTHREADS"] = "1"  # as in a worker
     job = job_for(args.build, args.file)
     scans, parses, steps = [], [], []

@@ -10,16 +10,28 @@
  * kinds they asked for, and every node's parent, for the rules that look up
  * from where they stand (what becomes of a value).
  *
- *   walk(library, tu, tops, kinds, operators, conversions) -> Walk
+ *   walk(library, tu, tops, kinds, operators, conversions, callees, constants) -> Walk
  *     library      the path of the libclang the process has loaded (its
  *                  functions are looked up there, not loaded again)
  *     tu           the translation unit's cursor (the bytes of a CXCursor)
  *     tops         the top-level declarations to walk, CXCursors one after another
  *     kinds        one byte per CXCursorKind below KINDS: 1 = wanted
  *     operators    one byte per CXBinaryOperatorKind below OPERATORS: the
- *                  binary and compound operators wanted of those kinds
+ *                  binary and compound operators wanted of those kinds (1),
+ *                  or wanted only where an operand is one of the constants (2)
  *     conversions  CONVERSIONS*CONVERSIONS bytes, [result * CONVERSIONS + value]
  *                  by canonical CXTypeKind: 1 = an implicit conversion wanted
+ *     callees      None (every call expression wanted, if its kind is), or
+ *                  (names, variadic): only the calls of a function declared
+ *                  with one of those names (a tuple of str), or with a
+ *                  variadic prototype if variadic; calls through pointers
+ *                  are not wanted then. Most of a file's calls are none of
+ *                  these, and each handed to Python cost its rules microseconds.
+ *     constants    None, or (kinds, values): the operands that make an
+ *                  operator of byte 2 wanted: under implicit conversions and
+ *                  parentheses (as strip()), of a wanted kind (as kinds), folding to
+ *                  one of values (ints), as folded_children() asks (0xFFFFFFFF
+ *                  in a mask: one of sqlite3.c's 25,000 masks and comparisons)
  *   Walk.selected() -> (nodes, parents, tags, operators)   bytes: the kept
  *                  nodes' cursors, their parents' cursors, one tag byte each
  *                  (TAG_KIND: its kind was asked for, TAG_CONVERSION: the
@@ -79,6 +91,9 @@
 #define EXPR_END 200
 #define BINARY_OPERATOR 114
 #define COMPOUND_ASSIGNMENT 115
+#define CALL_EXPR 103
+#define FUNCTION_DECL 8
+#define FUNCTION_PROTO 111 /* CXType_FunctionProto */
 #define TAG_KIND 1
 #define TAG_CONVERSION 2
 
@@ -100,6 +115,10 @@ typedef struct {
     const void *ptr_data[2];
     unsigned begin_int_data, end_int_data;
 } Range;
+typedef struct {
+    const void *data;
+    unsigned private_flags;
+} String;
 typedef int (*Visitor)(Cursor, Cursor, void *);
 
 static struct {
@@ -125,6 +144,10 @@ static struct {
     int (*eval_kind)(void *);
     long long (*eval_as_long_long)(void *);
     void (*eval_dispose)(void *);
+    String (*spelling)(Cursor);
+    const char *(*c_string)(String);
+    void (*dispose_string)(String);
+    unsigned (*type_variadic)(Type);
 } clang;
 
 static int load(const char *library)
@@ -159,9 +182,14 @@ static int load(const char *library)
     *(void **)&clang.eval_kind = dlsym(handle, "clang_EvalResult_getKind");
     *(void **)&clang.eval_as_long_long = dlsym(handle, "clang_EvalResult_getAsLongLong");
     *(void **)&clang.eval_dispose = dlsym(handle, "clang_EvalResult_dispose");
+    *(void **)&clang.spelling = dlsym(handle, "clang_getCursorSpelling");
+    *(void **)&clang.c_string = dlsym(handle, "clang_getCString");
+    *(void **)&clang.dispose_string = dlsym(handle, "clang_disposeString");
+    *(void **)&clang.type_variadic = dlsym(handle, "clang_isFunctionTypeVariadic");
     if (!clang.visit_children || !clang.cursor_type || !clang.canonical_type || !clang.binary_operator_kind ||
         !clang.referenced || !clang.argument_count || !clang.argument || !clang.cursor_location || !clang.in_system_header || !clang.expansion_location || !clang.cursor_extent ||
-        !clang.equal_ranges || !clang.range_start || !clang.range_end || !clang.get_file || !clang.skipped_ranges || !clang.dispose_ranges || !clang.evaluate || !clang.eval_kind || !clang.eval_as_long_long || !clang.eval_dispose) {
+        !clang.equal_ranges || !clang.range_start || !clang.range_end || !clang.get_file || !clang.skipped_ranges || !clang.dispose_ranges || !clang.evaluate || !clang.eval_kind || !clang.eval_as_long_long || !clang.eval_dispose ||
+        !clang.spelling || !clang.c_string || !clang.dispose_string || !clang.type_variadic) {
         PyErr_Format(PyExc_OSError, "libclang %s lacks a function the walk needs", library);
         return -1;
     }
@@ -299,11 +327,56 @@ static void release(Nodes *n)
 /* ------------------------------------------------------------------ the walk */
 
 typedef struct {
+    int all;             /* every call wanted: no filter */
+    int variadic;        /* calls of variadic functions wanted */
+    const char **names;  /* the names of the functions whose calls are wanted, sorted */
+    size_t count;
+} Callees;
+
+typedef struct {
+    const uint8_t *kinds; /* NULL: no operator waits for a constant */
+    long long *values;
+    Py_ssize_t count;
+} Constants;
+
+typedef struct {
     Nodes *nodes;
     const uint8_t *kinds, *operators, *conversions;
     int32_t last;          /* the index of the node visited last: usually the next one's parent */
     const Cursor *parent_of_top;
+    const Callees *callees;
+    const Constants *constants;
 } Walk;
+
+static int has_constant_operand(const Constants *constants, Cursor node);
+static int integers_from(PyObject *tuple, long long **values, Py_ssize_t *count);
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether a call expression calls a function the callees name, or a variadic one. */
+static int call_wanted(const Callees *callees, Cursor call)
+{
+    if (callees->all)
+        return 1;
+    Cursor called = clang.referenced(call);
+    if (called.kind != FUNCTION_DECL)
+        return 0; /* through a pointer: no function's facts to ask */
+    if (callees->variadic) {
+        Type t = clang.cursor_type(called);
+        if (t.kind == FUNCTION_PROTO && clang.type_variadic(t))
+            return 1;
+    }
+    if (!callees->count)
+        return 0;
+    String spelled = clang.spelling(called);
+    const char *name = clang.c_string(spelled);
+    int found = name && bsearch(&name, callees->names, callees->count, sizeof *callees->names, by_name) != NULL;
+    clang.dispose_string(spelled);
+    return found;
+}
 
 static int canonical_kind(Cursor c)
 {
@@ -316,11 +389,12 @@ static uint8_t wanted(const Walk *w, Cursor c, Cursor parent, uint8_t *operator)
     if (c.kind >= 0 && c.kind < KINDS && w->kinds[c.kind]) {
         if (c.kind == BINARY_OPERATOR || c.kind == COMPOUND_ASSIGNMENT) {
             int op = clang.binary_operator_kind(c);
-            if (op >= 0 && op < OPERATORS && w->operators[op]) {
+            uint8_t how = op >= 0 && op < OPERATORS ? w->operators[op] : 0;
+            if (how == 1 || (how == 2 && has_constant_operand(w->constants, c))) {
                 tag |= TAG_KIND;
                 *operator = (uint8_t)op;
             }
-        } else {
+        } else if (c.kind != CALL_EXPR || call_wanted(w->callees, c)) {
             tag |= TAG_KIND;
         }
     }
@@ -472,19 +546,61 @@ static int sized(Py_buffer *view, Py_ssize_t size, const char *what)
     return -1;
 }
 
+/* callees: None, or (names, variadic) as walk() takes it, read into c; the
+ * names' UTF-8 stays with their str objects, which the caller's arguments hold. */
+static int callees_from(PyObject *obj, Callees *c)
+{
+    memset(c, 0, sizeof *c);
+    if (obj == Py_None) {
+        c->all = 1;
+        return 0;
+    }
+    PyObject *names;
+    int variadic;
+    if (!PyArg_ParseTuple(obj, "O!p", &PyTuple_Type, &names, &variadic))
+        return -1;
+    Py_ssize_t count = PyTuple_Size(names);
+    c->variadic = variadic;
+    c->names = count ? calloc((size_t)count, sizeof *c->names) : NULL;
+    if (count && !c->names) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        c->names[i] = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(names, i), NULL);
+        if (!c->names[i])
+            return -1;
+    }
+    c->count = (size_t)count;
+    qsort(c->names, c->count, sizeof *c->names, by_name);
+    return 0;
+}
+
 static PyObject *py_walk(PyObject *module, PyObject *args)
 {
     const char *library;
-    PyObject *tu_obj;
-    Py_buffer tops, kinds, operators, conversions;
-    if (!PyArg_ParseTuple(args, "sOy*y*y*y*", &library, &tu_obj, &tops, &kinds, &operators, &conversions))
+    PyObject *tu_obj, *callees_obj, *constants_obj;
+    Py_buffer tops, kinds, operators, conversions, constant_kinds = {0};
+    if (!PyArg_ParseTuple(args, "sOy*y*y*y*OO", &library, &tu_obj, &tops, &kinds, &operators, &conversions,
+                          &callees_obj, &constants_obj))
         return NULL;
-    PyObject *result = NULL;
+    PyObject *result = NULL, *constant_values = NULL;
     Cursor tu;
+    Callees callees = {0};
+    Constants constants = {NULL, NULL, 0};
+    if (constants_obj != Py_None &&
+        !PyArg_ParseTuple(constants_obj, "y*O!", &constant_kinds, &PyTuple_Type, &constant_values))
+        goto out;
     if (load(library) != 0 || cursor_from(tu_obj, &tu, "tu") != 0 || sized(&kinds, KINDS, "kinds") != 0 ||
         sized(&operators, OPERATORS, "operators") != 0 ||
-        sized(&conversions, CONVERSIONS * CONVERSIONS, "conversions") != 0)
+        sized(&conversions, CONVERSIONS * CONVERSIONS, "conversions") != 0 || callees_from(callees_obj, &callees) != 0)
         goto out;
+    if (constant_values) {
+        if (sized(&constant_kinds, KINDS, "constant kinds") != 0 ||
+            integers_from(constant_values, &constants.values, &constants.count) != 0)
+            goto out;
+        constants.kinds = constant_kinds.buf;
+    }
     if (tops.len % (Py_ssize_t)sizeof(Cursor)) {
         PyErr_SetString(PyExc_ValueError, "tops: not a whole number of CXCursors");
         goto out;
@@ -498,7 +614,7 @@ static PyObject *py_walk(PyObject *module, PyObject *args)
     if (!self)
         goto out;
     memset(&self->nodes, 0, sizeof self->nodes);
-    Walk w = {&self->nodes, kinds.buf, operators.buf, conversions.buf, -1, NULL};
+    Walk w = {&self->nodes, kinds.buf, operators.buf, conversions.buf, -1, NULL, &callees, &constants};
     int failed = add(&self->nodes, &tu, -1) < 0;
     const Cursor *top = tops.buf;
     size_t count = (size_t)tops.len / sizeof(Cursor);
@@ -519,6 +635,10 @@ static PyObject *py_walk(PyObject *module, PyObject *args)
     }
     result = (PyObject *)self;
 out:
+    free(callees.names);
+    free(constants.values);
+    if (constant_kinds.obj)
+        PyBuffer_Release(&constant_kinds);
     PyBuffer_Release(&tops);
     PyBuffer_Release(&kinds);
     PyBuffer_Release(&operators);
@@ -866,6 +986,48 @@ static int folds_to_one_of(Cursor c, long long *values, Py_ssize_t count)
     return found;
 }
 
+/* The ints of a tuple, in a new array (*values, to be freed; NULL with a
+ * Python error set when it is not a tuple of ints). */
+static int integers_from(PyObject *tuple, long long **values, Py_ssize_t *count)
+{
+    *values = NULL;
+    if (!PyTuple_Check(tuple)) {
+        PyErr_SetString(PyExc_TypeError, "values must be a tuple of ints");
+        return -1;
+    }
+    *count = PyTuple_Size(tuple);
+    *values = malloc((size_t)(*count > 0 ? *count : 1) * sizeof **values);
+    if (!*values) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < *count; i++) {
+        (*values)[i] = PyLong_AsLongLong(PyTuple_GetItem(tuple, i));
+        if ((*values)[i] == -1 && PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
+/* Whether one of the node's children, stripped, is a constant the walk
+ * waits for (a child list that could not be made counts as one: the node
+ * is kept, and its rules look for themselves). */
+static int has_constant_operand(const Constants *constants, Cursor node)
+{
+    if (!constants->kinds)
+        return 1;
+    Children found = {NULL, 0, 0, 0};
+    clang.visit_children(node, collect, &found);
+    int hit = found.failed;
+    for (size_t i = 0; i < found.count && !hit; i++) {
+        Cursor operand = stripped(found.cursors[i]);
+        hit = operand.kind >= 0 && operand.kind < KINDS && constants->kinds[operand.kind] &&
+              folds_to_one_of(operand, constants->values, constants->count);
+    }
+    free(found.cursors);
+    return hit;
+}
+
 /* folded_children(library, cursor, kinds, values): which of a node's operands
  * is a given constant (0xFFFFFFFF), asked of every assignment and mask of a
  * file; in Python, the children, their stripping and their folding were
@@ -885,21 +1047,8 @@ static PyObject *py_folded_children(PyObject *module, PyObject *args)
     Py_ssize_t count = 0;
     if (load(library) != 0 || cursor_from(node, &c, "cursor") != 0 || sized(&kinds, KINDS, "kinds") != 0)
         goto out;
-    if (!PyTuple_Check(wanted)) {
-        PyErr_SetString(PyExc_TypeError, "values must be a tuple of ints");
+    if (integers_from(wanted, &values, &count) != 0)
         goto out;
-    }
-    count = PyTuple_Size(wanted);
-    values = malloc((size_t)(count > 0 ? count : 1) * sizeof *values);
-    if (!values) {
-        PyErr_NoMemory();
-        goto out;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        values[i] = PyLong_AsLongLong(PyTuple_GetItem(wanted, i));
-        if (values[i] == -1 && PyErr_Occurred())
-            goto out;
-    }
     clang.visit_children(c, collect, &found);
     if (found.failed) {
         PyErr_NoMemory();
@@ -921,8 +1070,6 @@ out:
     PyBuffer_Release(&kinds);
     return result;
 }
-
-#define FUNCTION_DECL 8
 
 /* callee(library, call) and cursor_type(library, cursor): what the rules ask
  * of most calls and operands, without the bindings' wrapping of each result

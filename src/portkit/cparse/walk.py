@@ -2,7 +2,7 @@
 (portkit._clangwalk, native/cparse/walk_module.c): Python meets only the nodes
 asked for, and can ask any walked node for its parent.
 
-    found = walk(ci, tu, tops, kinds={...}, operators={...}, conversions={...})
+    found = walk(ci, tu, tops, kinds={...}, operators={...}, conversions={...}, callees=({...}, True))
     for tag, node, parent, operator in found.selected: ...
     found.parent(node)
 
@@ -10,7 +10,11 @@ kinds: CXCursorKind numbers wanted; operators: the binary and compound
 operators wanted of those two kinds (by spelling; None: all); conversions:
 result type kind -> value type kinds (canonical CXTypeKind numbers) of the
 implicit conversions wanted, whose values come back tagged CONVERSION with
-the conversion as their parent.
+the conversion as their parent; callees: (names, variadic) when only the
+calls of functions of those names, or of variadic functions, are wanted
+(None: every call of the kinds); constants: (kinds, values) as
+folded_children() takes them, and the operators of `by_constant` are wanted
+only where an operand is such a constant.
 """
 
 from __future__ import annotations
@@ -169,6 +173,9 @@ def walk(
     kinds: Iterable[int],
     operators: Iterable[str] | None = None,
     conversions: Mapping[int, Iterable[int]] | None = None,
+    callees: tuple[Iterable[str], bool] | None = None,
+    constants: tuple[bytes, tuple[int, ...]] | None = None,
+    by_constant: Iterable[str] = (),
 ) -> Walked:
     size = _clangwalk.CURSOR_BYTES
     assert ctypes.sizeof(ci.Cursor) == size, "libclang's CXCursor is not the walk's"
@@ -178,14 +185,26 @@ def walk(
         wanted_kinds[kind] = 1
     wanted_operators = bytearray(_clangwalk.OPERATORS)
     spellings = binary_operator_spellings(ci)
+    with_constant = frozenset(by_constant) if constants is not None else frozenset()
     for number in BINARY_OPERATOR_KINDS:
-        wanted_operators[number] = operators is None or spellings[number] in operators
+        if operators is None or spellings[number] in operators:
+            wanted_operators[number] = 1
+        elif spellings[number] in with_constant:
+            wanted_operators[number] = 2
     table = bytearray(_clangwalk.CONVERSIONS * _clangwalk.CONVERSIONS)
     for result, values in (conversions or {}).items():
         for value in values:
             table[result * _clangwalk.CONVERSIONS + value] = 1
+    calls = None if callees is None else (tuple(callees[0]), callees[1])
     native = _clangwalk.walk(
-        ci.conf.lib._name, bytes(tu.cursor), b"".join(bytes(t) for t in tops), wanted_kinds, wanted_operators, table
+        ci.conf.lib._name,
+        bytes(tu.cursor),
+        b"".join(bytes(t) for t in tops),
+        wanted_kinds,
+        wanted_operators,
+        table,
+        calls,
+        constants,
     )
     found = Walked(ci, tu, native)
     nodes, parents, tags, kinds_of_operators = native.selected()

@@ -20,12 +20,28 @@ UnitCheck = Callable[["Unit"], None]
 
 
 @dataclass(frozen=True)
+class Callees:
+    """The calls a check of CALL_EXPR looks at: of the functions named, or of any variadic one."""
+
+    names: frozenset[str] = frozenset()
+    variadic: bool = False
+
+
+@dataclass(frozen=True)
 class Check:
     rule: Rule
     nodes: Mapping[str, NodeCheck] = field(default_factory=dict)  # CursorKind name -> check
     # The operators a BINARY_OPERATOR or COMPOUND_ASSIGNMENT_OPERATOR check is
     # about ("<<", "&="): the walk hands it no other (a kind not named: every one).
     operators: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # The calls a CALL_EXPR check is about, when not every call: those of the
+    # functions named, or (variadic) of any variadic function. The walk then
+    # hands it only those (in C) unless another check wants every call.
+    callees: Callees | None = None
+    # (kinds, values) as cparse.walk.folded_children() takes them: the check's
+    # binary and compound operators are handed to it only where an operand is
+    # such a constant (0xFFFFFFFF in a mask), asked in C during the walk.
+    constants: tuple[bytes, tuple[int, ...]] | None = None
     diagnostics: Mapping[str, DiagnosticCheck] = field(default_factory=dict)  # "-Wformat" -> check
     # Called for each implicit conversion between types of different kinds:
     # the commonest question ("what did this value become?"), its widths worked

@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from portkit.commands.scan.archcode import mentions, read_as_code
 from portkit.commands.scan.check import Check
@@ -23,17 +24,21 @@ from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.unit import Conversion, Unit
 from portkit.commands.scan.widths import SIGNED, UNSIGNED
-from portkit.cparse.libclang import cindex, inclusions
+from portkit.core.workers import Beside
+from portkit.cparse.libclang import Inclusion, cindex, inclusions
 from portkit.cparse.parse import Problem, build_machine_includes, parse
-from portkit.cparse.walk import CONVERSION, KIND, own_tops
+from portkit.cparse.walk import CONVERSION, KIND, Walked, kind_table, own_tops
 from portkit.cparse.walk import walk as cwalk
-from portkit.findings.model import Incomplete, Rule
+from portkit.findings.model import Finding, Incomplete, Rule
 
 OPERATOR_KINDS = ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR")  # handlers of these may name their operators
 # Warnings the rules do not ask for stay off: -Wno-everything, then the ones they do.
 QUIET = ("-Wno-everything",)
 DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
 MISSING_HEADER = re.compile(r"'(.+)' file not found")  # clang's fatal error for an #include it cannot find
+KIND_TABLE = kind_table(())  # no kind: the size of the walk's tables of kinds
+# A unit whose walk hands the rules this many nodes shares them with a forked child (_check).
+SPLIT_NODES = 20_000
 # clang's errors for a call without a declaration: PK701's finding, not a file it could not read
 IMPLICIT_MESSAGE = re.compile(r"(call to undeclared|implicit declaration of|implicitly declaring library) function")
 
@@ -98,30 +103,91 @@ def _scan_unit(job: ScanJob) -> Scanned:
     # The text parsed, not the disk's (they differ while --fix checks a fix), for what rules read of it.
     unit.notes[("lines", str(job.path))] = job.text.encode("utf-8", "surrogatepass").decode("latin-1").splitlines()
     checks = [c for c in checks if c.applies is None or c.applies(unit)]
-    try:
-        # the walk first: it knows every node's parent, which the diagnostics' rules then ask
-        _scan(unit, [c for c in checks if not c.at_home])
-        claimed = _diagnostics(unit, checks)
-        errors = [e for e in errors if (e.file, e.line, e.message) not in claimed]
-        at_home = [c for c in checks if c.at_home]
-        if at_home and _read_at_home(job.text, home) and home.tu() is not None:
-            home_unit = Unit(ci, home.tu(), job.pair, home, tops=own_declarations(home.tu()))
-            _scan(home_unit, at_home)
-            unit.findings += [f for f in home_unit.findings if f not in unit.findings]
-            for finding, (macro, uses) in home_unit.expansions.items():
-                unit.expansions.setdefault(finding, (macro, set()))[1].update(uses)
-    except Exception as err:  # a rule tripped over this file's AST: say so, keep what was found
-        reason = f"portkit's rules failed here ({type(err).__name__}: {err})"
-        errors.append(Problem(str(job.path), 0, reason))
-        incomplete = incomplete or Incomplete(path, reason)
+    share = _check(unit, checks, job.text, home)
+    errors = [e for e in errors if (e.file, e.line, e.message) not in share.claimed]
+    if share.failure:
+        errors.append(Problem(str(job.path), 0, share.failure))
+        incomplete = incomplete or Incomplete(path, share.failure)
     if incomplete is None and any(not IMPLICIT_MESSAGE.match(e.message) for e in errors):
         # clang went on past an error, but what it could not read is not checked
         first = next(e for e in errors if not IMPLICIT_MESSAGE.match(e.message))
         incomplete = Incomplete(path, first.message, first.line if shown_path(first.file) == path else 0)
-    included = unit.inclusions() + (inclusions(ci, home.parsed()) if home.parsed() is not None else [])
+    included = list(dict.fromkeys(unit.inclusions() + share.home_included))
     return Scanned(
-        unit.findings, errors, True, incomplete, unit.expansions, _build_machine_headers(unit, job), included
+        share.findings, errors, True, incomplete, share.expansions, _build_machine_headers(unit, job), included
     )
+
+
+@dataclass
+class Share:
+    """What the rules found in a unit, or one process's share of them."""
+
+    findings: list[Finding]
+    expansions: dict[Finding, tuple[str, set[tuple[str, int, int]]]]
+    claimed: set[tuple[str, int, str]]  # clang's diagnostics the rules explained: (file, line, message)
+    failure: str  # "" or why the rules stopped: "portkit's rules failed here (...)"
+    home_included: list[Inclusion]  # what the source ABI's parse read, if one was made
+
+
+def _check(unit: Unit, checks: Sequence[Check], text: str, home: Home) -> Share:
+    """Every rule's work on the unit. The walk runs once; on a unit where it
+    hands the rules SPLIT_NODES nodes or more, the rules that read no
+    implicit conversion and no clang diagnostic (calls, masks, loops, code at
+    home) run in a child forked beside this process, on the same parse: on a
+    2-CPU machine the other CPU has long finished the project's smaller files
+    while sqlite3.c's rules run (twice clang's parse of it, in Python). The
+    rules that read conversions and diagnostics stay together: they share
+    what the unit works out about widths."""
+    try:
+        walked = _walk(unit, [c for c in checks if not c.at_home])
+    except Exception as err:  # the walk tripped over this file's AST
+        return Share([], {}, set(), _failed(err), [])
+    beside = [c for c in checks if not (c.conversions or c.diagnostics)]
+    if len(walked.selected) < SPLIT_NODES or not beside or len(beside) == len(checks):
+        return _share(unit, walked, checks, text, home)
+    here = [c for c in checks if c not in beside]
+    with Beside(lambda: _share(unit, walked, beside, text, home)) as child:
+        mine = _share(unit, walked, here, text, home)
+        theirs = child.result()
+    if theirs is None:  # the child died: its share here, where a fault is reported as any other
+        theirs = _share(unit, walked, beside, text, home)
+    return _joined(mine, theirs)
+
+
+def _share(unit: Unit, walked: Walked, checks: Sequence[Check], text: str, home: Home) -> Share:
+    """The rules of `checks` over the walked unit: its nodes, the whole unit,
+    clang's diagnostics, then the code's home where a rule reads it."""
+    claimed: set[tuple[str, int, str]] = set()
+    failure = ""
+    try:
+        # the walk's nodes first: the walk knows every node's parent, which the diagnostics' rules then ask
+        _scan(unit, walked, [c for c in checks if not c.at_home])
+        claimed = _diagnostics(unit, checks)
+        at_home = [c for c in checks if c.at_home]
+        if at_home and _read_at_home(text, home) and home.tu() is not None:
+            home_unit = Unit(unit.ci, home.tu(), unit.pair, home, tops=own_declarations(home.tu()))
+            _scan(home_unit, _walk(home_unit, at_home), at_home)
+            unit.findings += [f for f in home_unit.findings if f not in unit.findings]
+            for finding, (macro, uses) in home_unit.expansions.items():
+                unit.expansions.setdefault(finding, (macro, set()))[1].update(uses)
+    except Exception as err:  # a rule tripped over this file's AST: say so, keep what was found
+        failure = _failed(err)
+    home_included = inclusions(unit.ci, home.parsed()) if home.parsed() is not None else []
+    return Share(unit.findings, unit.expansions, claimed, failure, home_included)
+
+
+def _failed(err: Exception) -> str:
+    return f"portkit's rules failed here ({type(err).__name__}: {err})"
+
+
+def _joined(mine: Share, theirs: Share) -> Share:
+    """Two shares of one unit as one (a share done here after its child died holds this one's findings too)."""
+    findings = mine.findings + [f for f in theirs.findings if f not in set(mine.findings)]
+    expansions = {f: (macro, set(uses)) for f, (macro, uses) in mine.expansions.items()}
+    for finding, (macro, uses) in theirs.expansions.items():
+        expansions.setdefault(finding, (macro, set()))[1].update(uses)
+    home_included = list(dict.fromkeys(mine.home_included + theirs.home_included))
+    return Share(findings, expansions, mine.claimed | theirs.claimed, mine.failure or theirs.failure, home_included)
 
 
 def _read_at_home(text: str, home: Home) -> bool:
@@ -181,8 +247,8 @@ def _flags(flags: Sequence[str], triple: str) -> list[str]:
     return [*kept, "-D__USE_MINGW_ANSI_STDIO=0"] if "mingw" in triple else kept
 
 
-def _scan(unit: Unit, checks: Sequence[Check]) -> None:
-    walk(unit, checks)
+def _scan(unit: Unit, walked: Walked, checks: Sequence[Check]) -> None:
+    _dispatch(unit, walked, checks)
     for check in checks:
         if check.whole is not None:
             check.whole(unit)
@@ -207,32 +273,66 @@ def _diagnostics(unit: Unit, checks: Sequence[Check]) -> set[tuple[str, int, str
     return taken
 
 
-def walk(unit: Unit, checks: Sequence[Check]) -> None:
-    """Every node of the project's own declarations the rules asked for, once,
-    to the rules that asked: nodes by kind (binary and compound operators by
-    operator), implicit conversions by the kinds of types they convert
-    between. cparse.walk finds them in C; the unit keeps it for the parents."""
+def _walk(unit: Unit, checks: Sequence[Check]) -> Walked:
+    """Every node of the project's own declarations that the checks ask for:
+    nodes by kind (binary and compound operators by operator), implicit
+    conversions by the kinds of types they convert between. cparse.walk
+    finds them in C; the unit keeps the walk for the nodes' parents."""
+    ci = unit.ci
+    kinds: set[int] = set()
+    operators: set[str] | None = set()
+    by_constant: set[str] = set()  # operators wanted only with a constant operand
+    constant_kinds, values = bytearray(len(KIND_TABLE)), set()
+    for check in checks:
+        for name in check.nodes:
+            kinds.add(getattr(ci.CursorKind, name).value)
+            if name not in OPERATOR_KINDS:
+                continue
+            wanted = check.operators.get(name)
+            if check.constants is not None and wanted is not None:
+                by_constant |= wanted
+            else:
+                operators = None if operators is None or wanted is None else operators | wanted
+        if check.constants is not None:
+            constant_kinds = bytearray(a | b for a, b in zip(constant_kinds, check.constants[0], strict=True))
+            values |= set(check.constants[1])
+    constants = (bytes(constant_kinds), tuple(sorted(values))) if by_constant else None
+    wants_conversions = any(c.conversions is not None for c in checks)
+    interesting = _interesting_conversions(unit) if wants_conversions else {}
+    walked = cwalk(ci, unit.tu, unit.tops, kinds, operators, interesting, _callees(checks), constants, by_constant)
+    unit.walks.insert(0, walked)
+    return walked
+
+
+def _callees(checks: Sequence[Check]) -> tuple[frozenset[str], bool] | None:
+    """The calls the checks of CALL_EXPR are about, as the walk takes them
+    (None: every call, as soon as one such check does not say)."""
+    calling = [c for c in checks if "CALL_EXPR" in c.nodes]
+    if any(c.callees is None for c in calling):
+        return None
+    wanted = [c.callees for c in calling if c.callees is not None]
+    return frozenset().union(*(w.names for w in wanted)), any(w.variadic for w in wanted)
+
+
+def _dispatch(unit: Unit, walked: Walked, checks: Sequence[Check]) -> None:
+    """Each walked node to the checks that asked for its kind (and operator),
+    once; each implicit conversion to the checks of conversions."""
     ci = unit.ci
     table: dict[int, list] = {}  # kind -> (handler, the operators it is about, None: all)
-    operators: set[str] | None = set()
     for check in checks:
         for name, handler in check.nodes.items():
             wanted = check.operators.get(name) if name in OPERATOR_KINDS else None
             table.setdefault(getattr(ci.CursorKind, name).value, []).append((handler, wanted))
-            if name in OPERATOR_KINDS:
-                operators = None if operators is None or wanted is None else operators | wanted
     conversions = [c.conversions for c in checks if c.conversions is not None]
-    interesting = _interesting_conversions(unit) if conversions else {}
-    walked = cwalk(ci, unit.tu, unit.tops, table, operators, interesting)
-    unit.walks.insert(0, walked)
+    nobody: list = []
     for tag, node, parent, operator in walked.selected:
         if operator:  # the walk read it: rules need not ask libclang again
             unit.knows("operator", node, operator)
         if tag & KIND:
-            for handler, wanted in table[node._kind_id]:
+            for handler, wanted in table.get(node._kind_id, nobody):
                 if wanted is None or operator in wanted:
                     handler(unit, node, parent)
-        if tag & CONVERSION:
+        if tag & CONVERSION and conversions:
             _conversion(unit, node, parent, conversions)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from portkit.commands.scan.check import Check
+from portkit.commands.scan.check import Callees, Check
 from portkit.commands.scan.unit import Unit
 from portkit.commands.scan.widths import Width
 from portkit.findings.model import Rule, Severity
@@ -122,4 +122,4 @@ def _literal(unit: Unit, expression, size: int):
     return None
 
 
-CHECK = Check(RULE, nodes={"CALL_EXPR": on_call})
+CHECK = Check(RULE, nodes={"CALL_EXPR": on_call}, callees=Callees(names=frozenset(SIZED_CALLS)))

@@ -148,4 +148,5 @@ CHECK = Check(
     applies=lambda unit: any(unit.mentions(way) for way in WRITTEN),
     nodes={"BINARY_OPERATOR": on_binary, "COMPOUND_ASSIGNMENT_OPERATOR": on_binary, "VAR_DECL": on_variable},
     operators={"BINARY_OPERATOR": BINARY, "COMPOUND_ASSIGNMENT_OPERATOR": COMPOUND},
+    constants=(CONSTANT_KINDS, LIMITS),  # the walk hands it only masks and comparisons with a limit (in C)
 )

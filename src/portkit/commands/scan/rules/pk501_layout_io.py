@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from portkit.commands.scan.check import Check
+from portkit.commands.scan.check import Callees, Check
 from portkit.commands.scan.unit import Unit
 from portkit.findings.model import Rule, Severity
 
@@ -135,4 +135,4 @@ def _check_record(unit: Unit, record, where, how: str, call) -> bool:
     return True
 
 
-CHECK = Check(RULE, nodes={"CALL_EXPR": on_call})
+CHECK = Check(RULE, nodes={"CALL_EXPR": on_call}, callees=Callees(names=CALLED))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from portkit.commands.scan.check import Check
+from portkit.commands.scan.check import Callees, Check
 from portkit.commands.scan.expressions import CASTS, is_va_arg
 from portkit.commands.scan.unit import Conversion, Unit, identity
 from portkit.commands.scan.variadic import note_call, variadic_use
@@ -94,6 +94,7 @@ CHECK = Check(
     RULE,
     applies=lambda unit: unit.mentions(VA_ARG),
     nodes={**dict.fromkeys(CASTS, on_cast), "CALL_EXPR": note_call},
+    callees=Callees(variadic=True),
     conversions=on_conversion,
     whole=against_callers,
 )

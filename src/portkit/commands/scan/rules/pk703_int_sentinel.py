@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from portkit.commands.scan.check import Check
+from portkit.commands.scan.check import Callees, Check
 from portkit.commands.scan.unit import Unit
 from portkit.commands.scan.variadic import note_call, variadic_use
 from portkit.commands.scan.widths import Width, narrower_than_pointer
@@ -63,4 +63,4 @@ def against_readers(unit: Unit) -> None:
             unit.report(RULE, argument, message)
 
 
-CHECK = Check(RULE, nodes={"CALL_EXPR": on_call}, whole=against_readers)
+CHECK = Check(RULE, nodes={"CALL_EXPR": on_call}, callees=Callees(variadic=True), whole=against_readers)
