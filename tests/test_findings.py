@@ -137,6 +137,7 @@ def suppressed(tmp_path: Path, source: str, line: int, rule: str = "PK101") -> b
         ("int x = (int)p; // portkit: ignore -- the reason\n", 1),
         ("int x = (int)p; /* PORTKIT: Ignore pk101 */\n", 1),
         ("int x = (int)p; /*portkit:ignore PK101*/\n", 1),
+        ("int x = (int)p; /* é */ /* PortKit: ignore PK101 */\n", 1),  # not ASCII: the whole search
         ("int x = (int)p; /* portkit: ignore PK301 */ /* portkit: ignore PK101 */\n", 1),
         # Words, not C: the marker inside a string literal counts too (see suppression.py).
         ('puts("portkit: ignore PK101"); int x = (int)p;\n', 1),

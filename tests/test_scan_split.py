@@ -1,6 +1,7 @@
-"""A large unit's rules shared between the worker and a child forked beside
-it (engine._check) find what they find in one process: every fixture of the
-labelled corpus scanned both ways."""
+"""A large unit's rules shared between the worker and children forked beside
+it (engine._check: the rules at home beside the walk, then half of the
+target's rules beside the other half) find what they find in one process:
+every fixture of the labelled corpus scanned both ways."""
 
 from __future__ import annotations
 
@@ -27,10 +28,32 @@ def test_shared_rules_find_what_one_process_finds(fx: Fixture, monkeypatch: pyte
             return answers[-1]
 
     monkeypatch.setattr(engine, "SPLIT_NODES", 0)
+    monkeypatch.setattr(engine, "HOME_BESIDE_BYTES", 0)
     monkeypatch.setattr(engine, "Beside", Recorded)
     shared = scan_unit(job)
-    assert len(answers) == 1 and answers[0] is not None  # the child's share came back: no fallback here
+    # the rules at home in one child, the target's other rules in another; each share came back
+    assert len(answers) == 2 and None not in answers
     assert sorted(map(repr, shared.findings)) == sorted(map(repr, alone.findings))
     assert shared.expansions == alone.expansions
     assert shared.errors == alone.errors and shared.incomplete == alone.incomplete
     assert sorted(map(repr, shared.included)) == sorted(map(repr, alone.included))
+
+
+@pytest.mark.parametrize("fx", [f for f in fixtures() if f.family in ("8-arch", "7-calls")], ids=str)
+def test_a_share_whose_child_died_is_done_in_the_worker(fx: Fixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    source, target = fx.models
+    pair = probe_pair(resolve_abi(source, "--from"), resolve_abi(target, "--to"), None)
+    job = ScanJob(fx.path, fx.path.read_text(), fx.cflags, pair, None, frozenset(rule.id for rule in RULES))
+    alone = scan_unit(job)
+
+    class Died(engine.Beside):
+        def result(self):  # type: ignore[no-untyped-def]
+            super().result()
+            return None
+
+    monkeypatch.setattr(engine, "SPLIT_NODES", 0)
+    monkeypatch.setattr(engine, "HOME_BESIDE_BYTES", 0)
+    monkeypatch.setattr(engine, "Beside", Died)
+    again = scan_unit(job)
+    assert sorted(map(repr, again.findings)) == sorted(map(repr, alone.findings))
+    assert again.expansions == alone.expansions and again.errors == alone.errors

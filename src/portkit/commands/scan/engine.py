@@ -37,8 +37,10 @@ QUIET = ("-Wno-everything",)
 DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
 MISSING_HEADER = re.compile(r"'(.+)' file not found")  # clang's fatal error for an #include it cannot find
 KIND_TABLE = kind_table(())  # no kind: the size of the walk's tables of kinds
-# A unit whose walk hands the rules this many nodes shares them with a forked child (_check).
+# A unit whose walk hands the rules this many nodes shares them with a forked child (_check_target).
 SPLIT_NODES = 20_000
+# A unit of this much text has the rules at home run beside the walk (_check).
+HOME_BESIDE_BYTES = 1 << 20
 # clang's errors for a call without a declaration: PK701's finding, not a file it could not read
 IMPLICIT_MESSAGE = re.compile(r"(call to undeclared|implicit declaration of|implicitly declaring library) function")
 
@@ -130,14 +132,31 @@ class Share:
 
 
 def _check(unit: Unit, checks: Sequence[Check], text: str, home: Home) -> Share:
-    """Every rule's work on the unit. The walk runs once; on a unit where it
-    hands the rules SPLIT_NODES nodes or more, the rules that read no
-    implicit conversion and no clang diagnostic (calls, masks, loops, code at
-    home) run in a child forked beside this process, on the same parse: on a
-    2-CPU machine the other CPU has long finished the project's smaller files
-    while sqlite3.c's rules run (twice clang's parse of it, in Python). The
-    rules that read conversions and diagnostics stay together: they share
-    what the unit works out about widths."""
+    """Every rule's work on the unit. In a unit of HOME_BESIDE_BYTES of text
+    or more, the rules that read the code's home (and the source ABI's parse
+    they may need) run in a child forked at once, beside the walk: they never
+    look at the target's walk."""
+    at_home = [c for c in checks if c.at_home] if len(text) >= HOME_BESIDE_BYTES else []
+    if not at_home:
+        return _check_target(unit, checks, text, home)
+    with Beside(lambda: _share(unit, None, at_home, text, home)) as child:
+        mine = _check_target(unit, [c for c in checks if not c.at_home], text, home)
+        theirs = child.result()
+    if theirs is None:  # the child died: its share here, where a fault is reported as any other
+        theirs = _share(unit, None, at_home, text, home)
+    return _joined(mine, theirs)
+
+
+def _check_target(unit: Unit, checks: Sequence[Check], text: str, home: Home) -> Share:
+    """The rules' work on the unit as the walk of the target's parse hands it.
+    The walk runs once; on a unit where it hands the rules SPLIT_NODES nodes
+    or more, the rules that read no implicit conversion and no clang
+    diagnostic (calls, masks, loops, code at home) run in a child forked
+    beside this process, on the same parse: on a 2-CPU machine the other CPU
+    has long finished the project's smaller files while sqlite3.c's rules run
+    (twice clang's parse of it, in Python). The rules that read conversions
+    and diagnostics stay together: they share what the unit works out about
+    widths."""
     try:
         walked = _walk(unit, [c for c in checks if not c.at_home])
     except Exception as err:  # the walk tripped over this file's AST
@@ -154,14 +173,17 @@ def _check(unit: Unit, checks: Sequence[Check], text: str, home: Home) -> Share:
     return _joined(mine, theirs)
 
 
-def _share(unit: Unit, walked: Walked, checks: Sequence[Check], text: str, home: Home) -> Share:
+def _share(unit: Unit, walked: Walked | None, checks: Sequence[Check], text: str, home: Home) -> Share:
     """The rules of `checks` over the walked unit: its nodes, the whole unit,
-    clang's diagnostics, then the code's home where a rule reads it."""
+    clang's diagnostics, then the code's home where a rule reads it (the
+    rules at home alone need no walk of the target)."""
     claimed: set[tuple[str, int, str]] = set()
     failure = ""
     try:
-        # the walk's nodes first: the walk knows every node's parent, which the diagnostics' rules then ask
-        _scan(unit, walked, [c for c in checks if not c.at_home])
+        away = [c for c in checks if not c.at_home]
+        if walked is not None and away:
+            # the walk's nodes first: the walk knows every node's parent, which the diagnostics' rules then ask
+            _scan(unit, walked, away)
         claimed = _diagnostics(unit, checks)
         at_home = [c for c in checks if c.at_home]
         if at_home and _read_at_home(text, home) and home.tu() is not None:
