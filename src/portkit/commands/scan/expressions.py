@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.messages import diagnostic_location, diagnostic_span, quoted_types
-from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.unit import Unit, identity
 from portkit.commands.scan.values import consumer, fits, low_bits_kept, value_range
 from portkit.commands.scan.widths import Width, loses_bits_only_on_target
 
@@ -163,6 +163,13 @@ def compound_narrowing(unit: Unit, node) -> tuple[Width, Width, bool] | None:
     """`int ms; ms += long_value;` computes in long and stores into the int,
     and clang's -Wshorten-64-to-32 says nothing about a compound assignment:
     (the value's width, the variable's, whether the value is a time_t)."""
+    key = ("compound narrowing", *identity(node))
+    if key not in unit.notes:  # PK301 and PK302 both ask of each compound assignment
+        unit.notes[key] = _compound_narrowing(unit, node)
+    return unit.notes[key]
+
+
+def _compound_narrowing(unit: Unit, node) -> tuple[Width, Width, bool] | None:
     if unit.binary_operator(node) not in COMPOUND_ARITHMETIC:
         return None
     children = unit.children(node)

@@ -49,9 +49,11 @@ def on_conversion(unit: Unit, conversion: Conversion) -> None:
 
 def on_cast(unit: Unit, cast, _parent) -> None:
     after = unit.width_of(cast)
+    if after.kind != "pointer":
+        return  # most casts: (int), (u8), (i64)
     operand = unit.strip(unit.children(cast)[-1])
     before = unit.width_of(operand)
-    if after.kind == "pointer" and narrower_than_pointer(before, after) and is_va_arg(unit, operand):
+    if narrower_than_pointer(before, after) and is_va_arg(unit, operand):
         _candidates(unit).append((operand, operand, before, after))
 
 
