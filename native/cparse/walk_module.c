@@ -203,8 +203,9 @@ typedef struct {
     Cursor *cursors;
     int32_t *parents; /* index of each node's parent, -1 for the translation unit's */
     size_t count, capacity;
-    int32_t *table; /* open addressing: node index + 1, 0 empty */
+    int32_t *table; /* open addressing: node index + 1, 0 empty; made when first asked (locate) */
     size_t slots;   /* a power of two */
+    size_t indexed; /* the nodes [0, indexed) are in the table */
     int32_t *kept;  /* the selected nodes' indexes */
     uint8_t *tags;
     uint8_t *operators; /* their CXBinaryOperatorKind, 0 for other kinds */
@@ -233,7 +234,7 @@ static int same(const Cursor *a, const Cursor *b)
     return identity_by_node(a) || (a->data[0] == b->data[0] && a->data[2] == b->data[2]);
 }
 
-static int32_t find(const Nodes *n, const Cursor *c)
+static int32_t find_indexed(const Nodes *n, const Cursor *c)
 {
     if (!n->slots)
         return -1;
@@ -246,21 +247,44 @@ static int32_t find(const Nodes *n, const Cursor *c)
     }
 }
 
-static int rehash(Nodes *n, size_t slots)
+static void insert(int32_t *table, size_t slots, const Cursor *c, size_t k)
 {
-    int32_t *table = calloc(slots, sizeof *table);
-    if (!table)
-        return -1;
-    for (size_t k = 0; k < n->count; k++) {
-        size_t i = hash(&n->cursors[k]) & (slots - 1);
-        while (table[i])
-            i = (i + 1) & (slots - 1);
-        table[i] = (int32_t)k + 1;
+    size_t i = hash(c) & (slots - 1);
+    while (table[i])
+        i = (i + 1) & (slots - 1);
+    table[i] = (int32_t)k + 1;
+}
+
+/* The table made to hold every node added so far: the walk itself finds a
+ * node's parent on its path down, so the table is made only when a node is
+ * looked up (Walk.parent), once per walk and process. */
+static int index_nodes(Nodes *n)
+{
+    if (n->indexed == n->count)
+        return 0;
+    size_t slots = n->slots ? n->slots : 8192;
+    while (2 * n->count > slots)
+        slots *= 2;
+    if (slots != n->slots) {
+        int32_t *table = calloc(slots, sizeof *table);
+        if (!table)
+            return -1;
+        for (size_t k = 0; k < n->indexed; k++)
+            insert(table, slots, &n->cursors[k], k);
+        free(n->table);
+        n->table = table;
+        n->slots = slots;
     }
-    free(n->table);
-    n->table = table;
-    n->slots = slots;
+    for (size_t k = n->indexed; k < n->count; k++)
+        insert(n->table, n->slots, &n->cursors[k], k);
+    n->indexed = n->count;
     return 0;
+}
+
+/* The index of a node added before, -1 if none is that node, -2 out of memory. */
+static int32_t locate(Nodes *n, const Cursor *c)
+{
+    return index_nodes(n) != 0 ? -2 : find_indexed(n, c);
 }
 
 static int32_t add(Nodes *n, const Cursor *c, int32_t parent)
@@ -277,15 +301,9 @@ static int32_t add(Nodes *n, const Cursor *c, int32_t parent)
         n->parents = parents;
         n->capacity = capacity;
     }
-    if (2 * (n->count + 1) > n->slots && rehash(n, n->slots ? 2 * n->slots : 8192) != 0)
-        return -1;
     size_t at = n->count++;
     n->cursors[at] = *c;
     n->parents[at] = parent;
-    size_t i = hash(c) & (n->slots - 1);
-    while (n->table[i])
-        i = (i + 1) & (n->slots - 1);
-    n->table[i] = (int32_t)at + 1;
     return (int32_t)at;
 }
 
@@ -342,7 +360,8 @@ typedef struct {
 typedef struct {
     Nodes *nodes;
     const uint8_t *kinds, *operators, *conversions;
-    int32_t last;          /* the index of the node visited last: usually the next one's parent */
+    int32_t *path; /* the nodes from the translation unit down to the one visited last */
+    size_t depth, path_capacity;
     const Cursor *parent_of_top;
     const Callees *callees;
     const Constants *constants;
@@ -410,15 +429,24 @@ static uint8_t wanted(const Walk *w, Cursor c, Cursor parent, uint8_t *operator)
 static int record(Walk *w, Cursor c, Cursor parent)
 {
     Nodes *n = w->nodes;
-    int32_t up;
-    if (w->last >= 0 && same(&n->cursors[w->last], &parent))
-        up = w->last; /* a first child */
-    else
-        up = find(n, &parent);
+    /* libclang visits depth first: a node's parent is on the path down to the node before it */
+    while (w->depth && !same(&n->cursors[w->path[w->depth - 1]], &parent))
+        w->depth--;
+    int32_t up = w->depth ? w->path[w->depth - 1] : locate(n, &parent);
+    if (up == -2)
+        return -1;
     int32_t at = add(n, &c, up);
     if (at < 0)
         return -1;
-    w->last = at;
+    if (w->depth == w->path_capacity) {
+        size_t capacity = w->path_capacity ? 2 * w->path_capacity : 256;
+        int32_t *path = realloc(w->path, capacity * sizeof *path);
+        if (!path)
+            return -1;
+        w->path = path;
+        w->path_capacity = capacity;
+    }
+    w->path[w->depth++] = at;
     uint8_t operator = 0, tag = wanted(w, c, parent, &operator);
     return tag ? keep(n, at, tag, operator) : 0;
 }
@@ -480,7 +508,9 @@ static PyObject *walk_parent(PyObject *self, PyObject *arg)
     Cursor c;
     if (cursor_from(arg, &c, "parent") != 0)
         return NULL;
-    int32_t at = find(n, &c);
+    int32_t at = locate(n, &c);
+    if (at == -2)
+        return PyErr_NoMemory();
     if (at < 0 || n->parents[at] < 0)
         Py_RETURN_NONE;
     return PyBytes_FromStringAndSize((const char *)&n->cursors[n->parents[at]], sizeof(Cursor));
@@ -614,13 +644,16 @@ static PyObject *py_walk(PyObject *module, PyObject *args)
     if (!self)
         goto out;
     memset(&self->nodes, 0, sizeof self->nodes);
-    Walk w = {&self->nodes, kinds.buf, operators.buf, conversions.buf, -1, NULL, &callees, &constants};
-    int failed = add(&self->nodes, &tu, -1) < 0;
+    Walk w = {&self->nodes, kinds.buf, operators.buf, conversions.buf, NULL, 0, 0, NULL, &callees, &constants};
+    w.path = malloc(256 * sizeof *w.path);
+    w.path_capacity = w.path ? 256 : 0;
+    int failed = !w.path || add(&self->nodes, &tu, -1) < 0;
     const Cursor *top = tops.buf;
     size_t count = (size_t)tops.len / sizeof(Cursor);
     Py_BEGIN_ALLOW_THREADS
     for (size_t i = 0; i < count && !failed; i++) {
-        w.last = 0; /* a top's parent is the translation unit, node 0 */
+        w.depth = 1; /* a top's parent is the translation unit, node 0 */
+        w.path[0] = 0;
         failed = record(&w, top[i], tu) != 0;
         if (!failed) {
             clang.visit_children(top[i], visit, &w);
@@ -628,6 +661,7 @@ static PyObject *py_walk(PyObject *module, PyObject *args)
         }
     }
     Py_END_ALLOW_THREADS
+    free(w.path);
     if (failed) {
         Py_DECREF(self);
         PyErr_NoMemory();
