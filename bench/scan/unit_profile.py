@@ -115,7 +115,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.one_process:
-        engine.SPLIT_NODES = 1 << 62
+        engine.SPLIT_NODES = engine.HOME_BESIDE_BYTES = 1 << 62
     os.environ["LIBCLANG_NOTHREADS"] = "1"  # as in a worker
     job = job_for(args.build, args.file)
     scans, parses, steps = [], [], []
