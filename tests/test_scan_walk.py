@@ -51,14 +51,22 @@ int f(struct rec *r, size_t n, int k)
 """
 
 
-def parsed(tmp_path: Path):
-    path = tmp_path / "walk.c"
-    path.write_text(CODE)
-    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True)
+def parsed_text(tmp_path: Path, name: str, text: str):
+    """(cindex, the translation unit, its path) of text written to tmp_path/name, parsed for aarch64."""
+    path = tmp_path / name
+    path.write_text(text)
+    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True, preprocessor_record=True)
     assert tu is not None and not errors
-    ci = cindex()
-    tops = [c for c in tu.cursor.get_children() if c.location.file and c.location.file.name == str(path)]
-    return ci, tu, tops
+    return cindex(), tu, path
+
+
+def file_tops(tu, path: Path) -> list:
+    return [c for c in tu.cursor.get_children() if c.location.file and c.location.file.name == str(path)]
+
+
+def parsed(tmp_path: Path):
+    ci, tu, path = parsed_text(tmp_path, "walk.c", CODE)
+    return ci, tu, file_tops(tu, path)
 
 
 def everything(ci, top) -> list:
@@ -159,11 +167,7 @@ word use(size_t n)
 
 
 def parsed_calls(tmp_path: Path):
-    path = tmp_path / "calls.c"
-    path.write_text(CALLS)
-    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True, preprocessor_record=True)
-    assert tu is not None and not errors
-    return cindex(), tu, path
+    return parsed_text(tmp_path, "calls.c", CALLS)
 
 
 def bindings_strip(ci, cursor):
@@ -237,11 +241,7 @@ MASKS = """unsigned long m(unsigned long v, long s)
 
 
 def test_folded_children_are_the_stripped_children_that_fold_to_the_values(tmp_path: Path) -> None:
-    path = tmp_path / "masks.c"
-    path.write_text(MASKS)
-    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True)
-    assert tu is not None and not errors
-    ci = cindex()
+    ci, tu, _ = parsed_text(tmp_path, "masks.c", MASKS)
     nodes = [node for top in own_tops(ci, tu) for node, _ in everything(ci, top)]
     literal_or_cast = {ci.CursorKind.INTEGER_LITERAL.value, ci.CursorKind.CSTYLE_CAST_EXPR.value}
     operations = {"VAR_DECL", "BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "RETURN_STMT"}
@@ -325,11 +325,7 @@ int kept;
 
 def test_skipped_lines_are_the_regions_the_preprocessor_left_out(tmp_path: Path) -> None:
     (tmp_path / "part.h").write_text("#ifndef PART\n#define PART\n#if 1\nint a;\n#else\nint b;\n#endif\n#endif\n")
-    path = tmp_path / "left.c"
-    path.write_text(LEFT_OUT)
-    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True, preprocessor_record=True)
-    assert tu is not None and not errors
-    ci = cindex()
+    ci, tu, path = parsed_text(tmp_path, "left.c", LEFT_OUT)
     assert skipped_lines(ci, tu, str(path)) == [(2, 4), (5, 7)]  # from the #if to its #endif or #else
     assert skipped_lines(ci, tu, str(tmp_path / "part.h")) == [(5, 7)]
     assert skipped_lines(ci, tu, str(tmp_path / "never-read.h")) == []
@@ -455,12 +451,8 @@ void g(char *p, int n)
 
 
 def test_the_calls_of_the_functions_named_or_variadic_and_only_those(tmp_path: Path) -> None:
-    path = tmp_path / "calls.c"
-    path.write_text(CALLS_BY_NAME)
-    tu, errors = parse(str(path), parse_abi("aarch64"), [], None, bodies=True)
-    assert tu is not None and not errors
-    ci = cindex()
-    tops = [c for c in tu.cursor.get_children() if c.location.file and c.location.file.name == str(path)]
+    ci, tu, path = parsed_text(tmp_path, "calls.c", CALLS_BY_NAME)
+    tops = file_tops(tu, path)
     call = ci.CursorKind.CALL_EXPR.value
 
     def called(callees) -> list[str]:
