@@ -165,3 +165,12 @@ def test_beside_leaves_no_child_when_its_answer_is_not_wanted() -> None:
         raise KeyError("the parent's own share failed")
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # killed and reaped
+
+
+def test_beside_without_a_process_to_fork_gives_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    with Beside(lambda: 1) as child:
+        assert child.result() is None  # the caller does the work itself

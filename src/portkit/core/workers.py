@@ -203,19 +203,28 @@ class Beside(Generic[Result]):
     one large task: for work that needs what only this process holds (a parse
     in libclang's memory, which no pipe can carry), and a CPU that would
     otherwise wait. result() is the child's answer, or None if it died or
-    raised (the caller then does that share itself, and meets the same fault
-    where it is reported). Used as a context manager: the child is reaped, or
+    raised, or no child could be forked (the caller then does that share
+    itself, and meets the same fault where it is reported). Used as a context manager: the child is reaped, or
     killed if its answer is not wanted."""
 
     def __init__(self, work: Callable[[], Result]) -> None:
         self._read, write = os.pipe()
-        self._pid = os.fork()
+        try:
+            self._pid = os.fork()
+        except OSError:  # no process to be had (EAGAIN, ENOMEM): the caller does it all
+            self._pid = 0
+            os.close(write)
+            os.close(self._read)
+            self._read = -1
+            return
         if self._pid == 0:
             os.close(self._read)
             _answer(write, work)
         os.close(write)
 
     def result(self) -> Result | None:
+        if self._read < 0:
+            return None
         with os.fdopen(self._read, "rb") as answer:
             self._read = -1
             data = answer.read()  # before waiting: a large answer fills the pipe
