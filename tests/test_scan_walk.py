@@ -464,3 +464,38 @@ def test_the_calls_of_the_functions_named_or_variadic_and_only_those(tmp_path: P
     assert called(([], True)) == ["logf_"]
     assert called((["plain"], True)) == ["logf_", "plain"]
     assert called(([], False)) == []
+
+
+BOUNDS = """unsigned long rotate(unsigned long x, int n, int i)
+{
+    if (i < 32)                 /* a 32 in the comparison the if tests */
+        x = x >> (32 - n);      /* a 32 below the shift's amount */
+    if ((i < 10))               /* no constant of the set */
+        x = x >> n;
+    while (i != 31)
+        i++;
+    return x;
+}
+"""
+
+
+def test_nodes_holding_a_constant_below_them_and_only_those(tmp_path: Path) -> None:
+    ci, tu, path = parsed_text(tmp_path, "bounds.c", BOUNDS)
+    literals = kind_table((ci.CursorKind.INTEGER_LITERAL.value,))
+    statements = [ci.CursorKind.IF_STMT.value, ci.CursorKind.WHILE_STMT.value]
+
+    def lines(below: bool) -> list[tuple[str, int]]:
+        found = walk(
+            ci,
+            tu,
+            file_tops(tu, path),
+            [ci.CursorKind.BINARY_OPERATOR.value],  # by operator: >> only with a constant
+            operators=[],
+            constants=(literals, (31, 32), below),
+            by_constant=[">>"],
+            kinds_by_constant=statements,
+        )
+        return [(node.kind.name, node.location.line) for tag, node, _, _ in found.selected if tag & KIND]
+
+    assert lines(True) == [("IF_STMT", 3), ("BINARY_OPERATOR", 4), ("WHILE_STMT", 7)]
+    assert lines(False) == []  # the constants are an operand's operands, not the nodes' own

@@ -15,7 +15,8 @@
  *                  functions are looked up there, not loaded again)
  *     tu           the translation unit's cursor (the bytes of a CXCursor)
  *     tops         the top-level declarations to walk, CXCursors one after another
- *     kinds        one byte per CXCursorKind below KINDS: 1 = wanted
+ *     kinds        one byte per CXCursorKind below KINDS: 1 = wanted, 2 = wanted
+ *                  only where an operand is one of the constants
  *     operators    one byte per CXBinaryOperatorKind below OPERATORS: the
  *                  binary and compound operators wanted of those kinds (1),
  *                  or wanted only where an operand is one of the constants (2)
@@ -27,11 +28,13 @@
  *                  variadic prototype if variadic; calls through pointers
  *                  are not wanted then. Most of a file's calls are none of
  *                  these, and each handed to Python cost its rules microseconds.
- *     constants    None, or (kinds, values): the operands that make an
- *                  operator of byte 2 wanted: under implicit conversions and
+ *     constants    None, or (kinds, values, below): the operands that make a
+ *                  node of byte 2 wanted: under implicit conversions and
  *                  parentheses (as strip()), of a wanted kind (as kinds), folding to
  *                  one of values (ints), as folded_children() asks (0xFFFFFFFF
- *                  in a mask: one of sqlite3.c's 25,000 masks and comparisons)
+ *                  in a mask: one of sqlite3.c's 25,000 masks and comparisons);
+ *                  below: an operand's own operands count too (the 32 of
+ *                  `x >> (32 - n)`, of the comparison an if statement tests)
  *   Walk.selected() -> (nodes, parents, tags, operators)   bytes: the kept
  *                  nodes' cursors, their parents' cursors, one tag byte each
  *                  (TAG_KIND: its kind was asked for, TAG_CONVERSION: the
@@ -352,9 +355,10 @@ typedef struct {
 } Callees;
 
 typedef struct {
-    const uint8_t *kinds; /* NULL: no operator waits for a constant */
+    const uint8_t *kinds; /* NULL: no node waits for a constant */
     long long *values;
     Py_ssize_t count;
+    int below; /* an operand's operands count too */
 } Constants;
 
 typedef struct {
@@ -367,7 +371,7 @@ typedef struct {
     const Constants *constants;
 } Walk;
 
-static int has_constant_operand(const Constants *constants, Cursor node);
+static int has_constant_operand(const Constants *constants, Cursor node, int below);
 static int integers_from(PyObject *tuple, long long **values, Py_ssize_t *count);
 
 static int by_name(const void *a, const void *b)
@@ -409,10 +413,13 @@ static uint8_t wanted(const Walk *w, Cursor c, Cursor parent, uint8_t *operator)
         if (c.kind == BINARY_OPERATOR || c.kind == COMPOUND_ASSIGNMENT) {
             int op = clang.binary_operator_kind(c);
             uint8_t how = op >= 0 && op < OPERATORS ? w->operators[op] : 0;
-            if (how == 1 || (how == 2 && has_constant_operand(w->constants, c))) {
+            if (how == 1 || (how == 2 && has_constant_operand(w->constants, c, w->constants->below))) {
                 tag |= TAG_KIND;
                 *operator = (uint8_t)op;
             }
+        } else if (w->kinds[c.kind] == 2) {
+            if (has_constant_operand(w->constants, c, w->constants->below))
+                tag |= TAG_KIND;
         } else if (c.kind != CALL_EXPR || call_wanted(w->callees, c)) {
             tag |= TAG_KIND;
         }
@@ -617,9 +624,9 @@ static PyObject *py_walk(PyObject *module, PyObject *args)
     PyObject *result = NULL, *constant_values = NULL;
     Cursor tu;
     Callees callees = {0};
-    Constants constants = {NULL, NULL, 0};
-    if (constants_obj != Py_None &&
-        !PyArg_ParseTuple(constants_obj, "y*O!", &constant_kinds, &PyTuple_Type, &constant_values))
+    Constants constants = {NULL, NULL, 0, 0};
+    if (constants_obj != Py_None && !PyArg_ParseTuple(constants_obj, "y*O!p", &constant_kinds, &PyTuple_Type,
+                                                      &constant_values, &constants.below))
         goto out;
     if (load(library) != 0 || cursor_from(tu_obj, &tu, "tu") != 0 || sized(&kinds, KINDS, "kinds") != 0 ||
         sized(&operators, OPERATORS, "operators") != 0 ||
@@ -1046,7 +1053,7 @@ static int integers_from(PyObject *tuple, long long **values, Py_ssize_t *count)
 /* Whether one of the node's children, stripped, is a constant the walk
  * waits for (a child list that could not be made counts as one: the node
  * is kept, and its rules look for themselves). */
-static int has_constant_operand(const Constants *constants, Cursor node)
+static int has_constant_operand(const Constants *constants, Cursor node, int below)
 {
     if (!constants->kinds)
         return 1;
@@ -1057,6 +1064,8 @@ static int has_constant_operand(const Constants *constants, Cursor node)
         Cursor operand = stripped(found.cursors[i]);
         hit = operand.kind >= 0 && operand.kind < KINDS && constants->kinds[operand.kind] &&
               folds_to_one_of(operand, constants->values, constants->count);
+        if (!hit && below)
+            hit = has_constant_operand(constants, operand, 0);
     }
     free(found.cursors);
     return hit;

@@ -14,7 +14,8 @@ the conversion as their parent; callees: (names, variadic) when only the
 calls of functions of those names, or of variadic functions, are wanted
 (None: every call of the kinds); constants: (kinds, values) as
 folded_children() takes them, and the operators of `by_constant` are wanted
-only where an operand is such a constant.
+only where an operand is such a constant (below: or an operand's operand),
+as are the nodes of the kinds in `kinds_by_constant`.
 """
 
 from __future__ import annotations
@@ -174,8 +175,9 @@ def walk(
     operators: Iterable[str] | None = None,
     conversions: Mapping[int, Iterable[int]] | None = None,
     callees: tuple[Iterable[str], bool] | None = None,
-    constants: tuple[bytes, tuple[int, ...]] | None = None,
+    constants: tuple[bytes, tuple[int, ...], bool] | None = None,
     by_constant: Iterable[str] = (),
+    kinds_by_constant: Iterable[int] = (),
 ) -> Walked:
     size = _clangwalk.CURSOR_BYTES
     assert ctypes.sizeof(ci.Cursor) == size, "libclang's CXCursor is not the walk's"
@@ -183,6 +185,8 @@ def walk(
     wanted_kinds = bytearray(_clangwalk.KINDS)
     for kind in kinds:
         wanted_kinds[kind] = 1
+    for kind in kinds_by_constant if constants is not None else ():
+        wanted_kinds[kind] = wanted_kinds[kind] or 2
     wanted_operators = bytearray(_clangwalk.OPERATORS)
     spellings = binary_operator_spellings(ci)
     with_constant = frozenset(by_constant) if constants is not None else frozenset()

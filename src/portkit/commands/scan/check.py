@@ -28,6 +28,19 @@ class Callees:
 
 
 @dataclass(frozen=True)
+class Constants:
+    """The constants a check's nodes hold, or they are not handed to it
+    (asked in C during the walk): an operand, under implicit conversions and
+    parentheses, of one of `kinds` (a cparse.walk.kind_table) that folds to
+    one of `values`; with `below`, an operand's own operand counts too (the
+    32 of `x >> (32 - n)`, or of the comparison an if statement tests)."""
+
+    kinds: bytes
+    values: tuple[int, ...]
+    below: bool = False
+
+
+@dataclass(frozen=True)
 class Check:
     rule: Rule
     nodes: Mapping[str, NodeCheck] = field(default_factory=dict)  # CursorKind name -> check
@@ -38,10 +51,9 @@ class Check:
     # functions named, or (variadic) of any variadic function. The walk then
     # hands it only those (in C) unless another check wants every call.
     callees: Callees | None = None
-    # (kinds, values) as cparse.walk.folded_children() takes them: the check's
-    # binary and compound operators are handed to it only where an operand is
-    # such a constant (0xFFFFFFFF in a mask), asked in C during the walk.
-    constants: tuple[bytes, tuple[int, ...]] | None = None
+    # Every node of the check's kinds (its binary and compound operators, by
+    # operator) is handed to it only where it holds one of these constants.
+    constants: Constants | None = None
     diagnostics: Mapping[str, DiagnosticCheck] = field(default_factory=dict)  # "-Wformat" -> check
     # Called for each implicit conversion between types of different kinds:
     # the commonest question ("what did this value become?"), its widths worked

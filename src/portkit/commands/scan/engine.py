@@ -302,26 +302,44 @@ def _walk(unit: Unit, checks: Sequence[Check]) -> Walked:
     finds them in C; the unit keeps the walk for the nodes' parents."""
     ci = unit.ci
     kinds: set[int] = set()
+    kinds_by_constant: set[int] = set()  # kinds wanted only with a constant operand
     operators: set[str] | None = set()
     by_constant: set[str] = set()  # operators wanted only with a constant operand
-    constant_kinds, values = bytearray(len(KIND_TABLE)), set()
+    constant_kinds, values, below = bytearray(len(KIND_TABLE)), set(), False
     for check in checks:
         for name in check.nodes:
-            kinds.add(getattr(ci.CursorKind, name).value)
+            kind = getattr(ci.CursorKind, name).value
+            wanted = check.operators.get(name) if name in OPERATOR_KINDS else None
+            if check.constants is not None and name not in OPERATOR_KINDS:
+                kinds_by_constant.add(kind)
+                continue
+            kinds.add(kind)
             if name not in OPERATOR_KINDS:
                 continue
-            wanted = check.operators.get(name)
             if check.constants is not None and wanted is not None:
                 by_constant |= wanted
             else:
                 operators = None if operators is None or wanted is None else operators | wanted
         if check.constants is not None:
-            constant_kinds = bytearray(a | b for a, b in zip(constant_kinds, check.constants[0], strict=True))
-            values |= set(check.constants[1])
-    constants = (bytes(constant_kinds), tuple(sorted(values))) if by_constant else None
+            constant_kinds = bytearray(a | b for a, b in zip(constant_kinds, check.constants.kinds, strict=True))
+            values |= set(check.constants.values)
+            below = below or check.constants.below
+    gated = by_constant or kinds_by_constant - kinds
+    constants = (bytes(constant_kinds), tuple(sorted(values)), below) if gated else None
     wants_conversions = any(c.conversions is not None for c in checks)
     interesting = _interesting_conversions(unit) if wants_conversions else {}
-    walked = cwalk(ci, unit.tu, unit.tops, kinds, operators, interesting, _callees(checks), constants, by_constant)
+    walked = cwalk(
+        ci,
+        unit.tu,
+        unit.tops,
+        kinds,
+        operators,
+        interesting,
+        _callees(checks),
+        constants,
+        by_constant,
+        kinds_by_constant - kinds,
+    )
     unit.walks.insert(0, walked)
     return walked
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from portkit.commands.scan.check import Check
+from portkit.commands.scan.check import Check, Constants
 from portkit.commands.scan.unit import Unit
 from portkit.cparse.walk import folded_children, kind_table, preorder
 from portkit.findings.model import Rule, Severity
@@ -122,6 +122,8 @@ CHECK = Check(
     RULE,
     applies=lambda unit: unit.mentions(WRITTEN),
     operators={"BINARY_OPERATOR": frozenset({"<<", ">>"}), "COMPOUND_ASSIGNMENT_OPERATOR": frozenset({"<<=", ">>="})},
+    # a 31 or 32 in a shift's amount (32 - n) or in the comparison a condition tests, asked in C
+    constants=Constants(LITERALS, (31, 32), below=True),
     nodes={
         "BINARY_OPERATOR": on_shift,
         "COMPOUND_ASSIGNMENT_OPERATOR": on_shift,

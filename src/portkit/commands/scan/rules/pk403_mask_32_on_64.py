@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from portkit.commands.scan.check import Check
+from portkit.commands.scan.check import Check, Constants
 from portkit.commands.scan.unit import Unit
 from portkit.commands.scan.values import fits, narrowed_back, value_range
 from portkit.cparse.walk import folded_children, kind_table
@@ -148,5 +148,5 @@ CHECK = Check(
     applies=lambda unit: any(unit.mentions(way) for way in WRITTEN),
     nodes={"BINARY_OPERATOR": on_binary, "COMPOUND_ASSIGNMENT_OPERATOR": on_binary, "VAR_DECL": on_variable},
     operators={"BINARY_OPERATOR": BINARY, "COMPOUND_ASSIGNMENT_OPERATOR": COMPOUND},
-    constants=(CONSTANT_KINDS, LIMITS),  # the walk hands it only masks and comparisons with a limit (in C)
+    constants=Constants(CONSTANT_KINDS, LIMITS),  # the walk hands it only nodes with a limit (in C)
 )
