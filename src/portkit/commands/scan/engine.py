@@ -27,7 +27,7 @@ from portkit.commands.scan.widths import SIGNED, UNSIGNED
 from portkit.core.workers import Beside
 from portkit.cparse.libclang import Inclusion, cindex, inclusions
 from portkit.cparse.parse import Problem, build_machine_includes, parse
-from portkit.cparse.walk import CONVERSION, KIND, Walked, kind_table, own_tops
+from portkit.cparse.walk import CONVERSION, KIND, Walked, cursor_type, kind_table, own_tops
 from portkit.cparse.walk import walk as cwalk
 from portkit.findings.model import Finding, Incomplete, Rule
 
@@ -38,7 +38,7 @@ DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
 MISSING_HEADER = re.compile(r"'(.+)' file not found")  # clang's fatal error for an #include it cannot find
 KIND_TABLE = kind_table(())  # no kind: the size of the walk's tables of kinds
 # A unit whose walk hands the rules this many nodes shares them with a forked child (_check_target).
-SPLIT_NODES = 20_000
+SPLIT_NODES = 10_000
 # A unit of this much text has the rules at home run beside the walk (_check).
 HOME_BESIDE_BYTES = 1 << 20
 # clang's errors for a call without a declaration: PK701's finding, not a file it could not read
@@ -150,18 +150,17 @@ def _check(unit: Unit, checks: Sequence[Check], text: str, home: Home) -> Share:
 def _check_target(unit: Unit, checks: Sequence[Check], text: str, home: Home) -> Share:
     """The rules' work on the unit as the walk of the target's parse hands it.
     The walk runs once; on a unit where it hands the rules SPLIT_NODES nodes
-    or more, the rules that read no implicit conversion and no clang
-    diagnostic (calls, masks, loops, code at home) run in a child forked
-    beside this process, on the same parse: on a 2-CPU machine the other CPU
-    has long finished the project's smaller files while sqlite3.c's rules run
-    (twice clang's parse of it, in Python). The rules that read conversions
-    and diagnostics stay together: they share what the unit works out about
-    widths."""
+    or more, the rules that read no implicit conversion (casts, calls, masks,
+    loops) run in a child forked beside this process, on the same parse: on
+    a 2-CPU machine the other CPU has long finished the project's smaller
+    files while sqlite3.c's rules run (as long as clang's parse of it, in
+    Python). The rules that read conversions stay together: they share the
+    widths the unit works out for each one."""
     try:
         walked = _walk(unit, [c for c in checks if not c.at_home])
     except Exception as err:  # the walk tripped over this file's AST
         return Share([], {}, set(), _failed(err), [])
-    beside = [c for c in checks if not (c.conversions or c.diagnostics)]
+    beside = [c for c in checks if not c.conversions]
     if len(walked.selected) < SPLIT_NODES or not beside or len(beside) == len(checks):
         return _share(unit, walked, checks, text, home)
     here = [c for c in checks if c not in beside]
@@ -409,6 +408,7 @@ def own_declarations(tu) -> list:
 
 
 def _conversion(unit: Unit, value, result, checks: list) -> None:
-    conversion = Conversion(value, result, unit.width(value.type), unit.width(result.type))
+    ci = unit.ci  # the types asked in C: the bindings' .type searches a call's arguments for the unit
+    conversion = Conversion(value, result, unit.width(cursor_type(ci, value)), unit.width(cursor_type(ci, result)))
     for check in checks:
         check(unit, conversion)

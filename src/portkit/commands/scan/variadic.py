@@ -9,10 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from portkit.commands.scan.expressions import is_va_arg
-from portkit.commands.scan.unit import Unit
+from portkit.commands.scan.guards import LOOPS
+from portkit.commands.scan.unit import Unit, identity
 from portkit.commands.scan.widths import Width
+from portkit.cparse.walk import cursor_type, kind_table, preorder
 
-LOOPS = ("FOR_STMT", "WHILE_STMT", "DO_STMT")
+# What va_arg is to libclang (CXCursor_UnexposedExpr): the only nodes of a body that can be a read.
+UNEXPOSED = kind_table((100,))
 FUNCTION_DECL = 8  # CXCursor_FunctionDecl
 COMPOUND_STMT = 202  # CXCursor_CompoundStmt
 
@@ -108,19 +111,18 @@ def variadic_use(unit: Unit) -> Variadic:
 
 def _analyse(unit: Unit) -> Variadic:
     ci = unit.ci
-    functions = {
-        top.spelling: top
-        for top in unit.tops
-        if top._kind_id == FUNCTION_DECL  # by number: asked of each of the thousands of declarations a unit has
-        and top.is_definition()
-        and top.type.kind == ci.TypeKind.FUNCTIONPROTO
-        and top.type.is_function_variadic()
-    }
+    functions = {}
+    for top in unit.tops:  # thousands: the kind by number, the type asked in C, once
+        if top._kind_id != FUNCTION_DECL or not top.is_definition():
+            continue
+        t = cursor_type(ci, top)
+        if t.kind == ci.TypeKind.FUNCTIONPROTO and t.is_function_variadic():
+            functions[top.spelling] = top
     result = Variadic()
     if not functions:
         return result
     for name, function in functions.items():
-        result.reads[name] = list(_reads(unit, function, in_loop=False))
+        result.reads[name] = _reads(unit, function)
     for node in unit.notes.get("variadic calls", {}).values():
         if node.spelling in functions:
             fixed = sum(1 for c in functions[node.spelling].get_children() if c.kind == ci.CursorKind.PARM_DECL)
@@ -132,11 +134,26 @@ def _analyse(unit: Unit) -> Variadic:
     return result
 
 
-def _reads(unit: Unit, node, in_loop: bool):
-    for child in unit.children(node):
-        if is_va_arg(unit, child):
-            yield Read(child, unit.width_of(child), in_loop)
-        yield from _reads(unit, child, in_loop or child.kind.name in LOOPS)
+def _reads(unit: Unit, function) -> list[Read]:
+    """The va_arg reads below a function, in the order written; each in a
+    loop if a loop statement stands between it and the function. The
+    candidates come from the C walk of the function, the loops from the
+    reads' parents: a body of thousands of nodes asks Python of a few."""
+    reads = []
+    top = identity(function)
+    for node in preorder(unit.ci, function, UNEXPOSED):
+        if is_va_arg(unit, node):
+            reads.append(Read(node, unit.width_of(node), _in_loop(unit, node, top)))
+    return reads
+
+
+def _in_loop(unit: Unit, node, top: tuple) -> bool:
+    above = unit.parent(node)
+    while above is not None and identity(above) != top:
+        if above._kind_id in LOOPS:
+            return True
+        above = unit.parent(above)
+    return False
 
 
 def _read_at(reads: list[Read], position: int) -> Read | None:
