@@ -499,3 +499,33 @@ def test_nodes_holding_a_constant_below_them_and_only_those(tmp_path: Path) -> N
 
     assert lines(True) == [("IF_STMT", 3), ("BINARY_OPERATOR", 4), ("WHILE_STMT", 7)]
     assert lines(False) == []  # the constants are an operand's operands, not the nodes' own
+
+
+CASTS_OF_ALL_SORTS = """long casts(void *p, long n, char a[4])
+{
+    int i = (int) n;                /* an integer of an integer: no pointer */
+    int j = (int) (long) p;         /* a pointer under another cast */
+    char *q = (char *) n;           /* a pointer made */
+    long k = (long) a;              /* an array, a pointer once decayed */
+    double d = (double) i;
+    return i + j + k + (long) q + (long) d;
+}
+"""
+
+
+def test_casts_that_make_or_unmake_a_pointer_and_only_those(tmp_path: Path) -> None:
+    ci, tu, path = parsed_text(tmp_path, "casts.c", CASTS_OF_ALL_SORTS)
+    cast = ci.CursorKind.CSTYLE_CAST_EXPR.value
+
+    def spelled(pointer_casts) -> list[str]:
+        found = walk(ci, tu, file_tops(tu, path), [cast], pointer_casts=pointer_casts)
+        text = path.read_text().splitlines()
+        return [
+            text[n.extent.start.line - 1][n.extent.start.column - 1 : n.extent.end.column - 1]
+            for tag, n, _, _ in found.selected
+            if tag & KIND
+        ]
+
+    everything = spelled(None)
+    assert len(everything) == 8
+    assert spelled([cast]) == ["(int) (long) p", "(long) p", "(char *) n", "(long) a", "(long) q"]

@@ -10,7 +10,7 @@
  * kinds they asked for, and every node's parent, for the rules that look up
  * from where they stand (what becomes of a value).
  *
- *   walk(library, tu, tops, kinds, operators, conversions, callees, constants) -> Walk
+ *   walk(library, tu, tops, kinds, operators, conversions, callees, constants, casts) -> Walk
  *     library      the path of the libclang the process has loaded (its
  *                  functions are looked up there, not loaded again)
  *     tu           the translation unit's cursor (the bytes of a CXCursor)
@@ -35,6 +35,11 @@
  *                  in a mask: one of sqlite3.c's 25,000 masks and comparisons);
  *                  below: an operand's own operands count too (the 32 of
  *                  `x >> (32 - n)`, of the comparison an if statement tests)
+ *     casts        None, or the cast kinds (as kinds) wanted only where a
+ *                  pointer is made or unmade: the cast's type, or its
+ *                  operand's under implicit conversions, parentheses and
+ *                  other casts, is a pointer, an array or a function (most of
+ *                  a file's casts are (int), (u8), (i64) of integers)
  *   Walk.selected() -> (nodes, parents, tags, operators)   bytes: the kept
  *                  nodes' cursors, their parents' cursors, one tag byte each
  *                  (TAG_KIND: its kind was asked for, TAG_CONVERSION: the
@@ -369,7 +374,10 @@ typedef struct {
     const Cursor *parent_of_top;
     const Callees *callees;
     const Constants *constants;
+    const uint8_t *pointer_casts; /* NULL: every cast of the kinds wanted */
 } Walk;
+
+static int pointer_cast(const uint8_t *cast_kinds, Cursor cast);
 
 static int has_constant_operand(const Constants *constants, Cursor node, int below);
 static int integers_from(PyObject *tuple, long long **values, Py_ssize_t *count);
@@ -419,6 +427,9 @@ static uint8_t wanted(const Walk *w, Cursor c, Cursor parent, uint8_t *operator)
             }
         } else if (w->kinds[c.kind] == 2) {
             if (has_constant_operand(w->constants, c, w->constants->below))
+                tag |= TAG_KIND;
+        } else if (w->pointer_casts && w->pointer_casts[c.kind]) {
+            if (pointer_cast(w->pointer_casts, c))
                 tag |= TAG_KIND;
         } else if (c.kind != CALL_EXPR || call_wanted(w->callees, c)) {
             tag |= TAG_KIND;
@@ -616,10 +627,10 @@ static int callees_from(PyObject *obj, Callees *c)
 static PyObject *py_walk(PyObject *module, PyObject *args)
 {
     const char *library;
-    PyObject *tu_obj, *callees_obj, *constants_obj;
-    Py_buffer tops, kinds, operators, conversions, constant_kinds = {0};
-    if (!PyArg_ParseTuple(args, "sOy*y*y*y*OO", &library, &tu_obj, &tops, &kinds, &operators, &conversions,
-                          &callees_obj, &constants_obj))
+    PyObject *tu_obj, *callees_obj, *constants_obj, *casts_obj;
+    Py_buffer tops, kinds, operators, conversions, constant_kinds = {0}, cast_kinds = {0};
+    if (!PyArg_ParseTuple(args, "sOy*y*y*y*OOO", &library, &tu_obj, &tops, &kinds, &operators, &conversions,
+                          &callees_obj, &constants_obj, &casts_obj))
         return NULL;
     PyObject *result = NULL, *constant_values = NULL;
     Cursor tu;
@@ -631,6 +642,9 @@ static PyObject *py_walk(PyObject *module, PyObject *args)
     if (load(library) != 0 || cursor_from(tu_obj, &tu, "tu") != 0 || sized(&kinds, KINDS, "kinds") != 0 ||
         sized(&operators, OPERATORS, "operators") != 0 ||
         sized(&conversions, CONVERSIONS * CONVERSIONS, "conversions") != 0 || callees_from(callees_obj, &callees) != 0)
+        goto out;
+    if (casts_obj != Py_None && (PyObject_GetBuffer(casts_obj, &cast_kinds, PyBUF_SIMPLE) != 0 ||
+                                 sized(&cast_kinds, KINDS, "cast kinds") != 0))
         goto out;
     if (constant_values) {
         if (sized(&constant_kinds, KINDS, "constant kinds") != 0 ||
@@ -651,7 +665,9 @@ static PyObject *py_walk(PyObject *module, PyObject *args)
     if (!self)
         goto out;
     memset(&self->nodes, 0, sizeof self->nodes);
-    Walk w = {&self->nodes, kinds.buf, operators.buf, conversions.buf, NULL, 0, 0, NULL, &callees, &constants};
+    const uint8_t *pointer_casts = cast_kinds.obj ? cast_kinds.buf : NULL;
+    Walk w = {&self->nodes, kinds.buf, operators.buf, conversions.buf, NULL, 0, 0, NULL, &callees, &constants,
+              pointer_casts};
     w.path = malloc(256 * sizeof *w.path);
     w.path_capacity = w.path ? 256 : 0;
     int failed = !w.path || add(&self->nodes, &tu, -1) < 0;
@@ -680,6 +696,8 @@ out:
     free(constants.values);
     if (constant_kinds.obj)
         PyBuffer_Release(&constant_kinds);
+    if (cast_kinds.obj)
+        PyBuffer_Release(&cast_kinds);
     PyBuffer_Release(&tops);
     PyBuffer_Release(&kinds);
     PyBuffer_Release(&operators);
@@ -1069,6 +1087,55 @@ static int has_constant_operand(const Constants *constants, Cursor node, int bel
     }
     free(found.cursors);
     return hit;
+}
+
+/* A pointer, a reference, an array, a function (what a pointer is made
+ * from), or nullptr, by the canonical CXTypeKind of a node's type. */
+static int pointer_like(Cursor c)
+{
+    switch (canonical_kind(c)) {
+    case 24:  /* NullPtr */
+    case 101: /* Pointer */
+    case 102: /* BlockPointer */
+    case 103: /* LValueReference */
+    case 104: /* RValueReference */
+    case 109: /* ObjCObjectPointer */
+    case 110: /* FunctionNoProto */
+    case 111: /* FunctionProto */
+    case 112: /* ConstantArray */
+    case 114: /* IncompleteArray */
+    case 115: /* VariableArray */
+    case 116: /* DependentSizedArray */
+    case 117: /* MemberPointer */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether a cast makes a pointer, or unmakes one: its own type, or its
+ * operand's as written or under implicit conversions and parentheses,
+ * through casts of casts ((int)(long)p). A child list that could not be
+ * made counts as one: the cast is kept, and its rules look for themselves. */
+static int pointer_cast(const uint8_t *cast_kinds, Cursor cast)
+{
+    if (pointer_like(cast))
+        return 1;
+    for (;;) {
+        Children found = {NULL, 0, 0, 0};
+        clang.visit_children(cast, collect, &found);
+        if (found.failed || !found.count) {
+            free(found.cursors);
+            return found.failed;
+        }
+        Cursor operand = found.cursors[found.count - 1], inner = stripped(operand);
+        free(found.cursors);
+        if (pointer_like(operand) || pointer_like(inner))
+            return 1;
+        if (inner.kind < 0 || inner.kind >= KINDS || !cast_kinds[inner.kind])
+            return 0;
+        cast = inner; /* a cast of a cast: what that one casts */
+    }
 }
 
 /* folded_children(library, cursor, kinds, values): which of a node's operands

@@ -15,7 +15,9 @@ calls of functions of those names, or of variadic functions, are wanted
 (None: every call of the kinds); constants: (kinds, values) as
 folded_children() takes them, and the operators of `by_constant` are wanted
 only where an operand is such a constant (below: or an operand's operand),
-as are the nodes of the kinds in `kinds_by_constant`.
+as are the nodes of the kinds in `kinds_by_constant`; pointer_casts: the
+cast kinds wanted only where a pointer is made or unmade (the cast's type,
+or its operand's through implicit conversions, parentheses and other casts).
 """
 
 from __future__ import annotations
@@ -178,6 +180,7 @@ def walk(
     constants: tuple[bytes, tuple[int, ...], bool] | None = None,
     by_constant: Iterable[str] = (),
     kinds_by_constant: Iterable[int] = (),
+    pointer_casts: Iterable[int] | None = None,
 ) -> Walked:
     size = _clangwalk.CURSOR_BYTES
     assert ctypes.sizeof(ci.Cursor) == size, "libclang's CXCursor is not the walk's"
@@ -209,6 +212,7 @@ def walk(
         table,
         calls,
         constants,
+        None if pointer_casts is None else kind_table(pointer_casts),
     )
     found = Walked(ci, tu, native)
     nodes, parents, tags, kinds_of_operators = native.selected()

@@ -54,6 +54,10 @@ class Check:
     # Every node of the check's kinds (its binary and compound operators, by
     # operator) is handed to it only where it holds one of these constants.
     constants: Constants | None = None
+    # Its casts are handed to it only where a pointer is made or unmade (the
+    # cast's type, or its operand's through implicit conversions, parentheses
+    # and other casts, is a pointer), asked in C during the walk.
+    pointer_casts: bool = False
     diagnostics: Mapping[str, DiagnosticCheck] = field(default_factory=dict)  # "-Wformat" -> check
     # Called for each implicit conversion between types of different kinds:
     # the commonest question ("what did this value become?"), its widths worked

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from portkit.commands.scan.archcode import mentions, read_as_code
 from portkit.commands.scan.check import Check
+from portkit.commands.scan.expressions import CASTS
 from portkit.commands.scan.home import Home
 from portkit.commands.scan.job import ScanJob, Scanned
 from portkit.commands.scan.messages import shown_path
@@ -338,9 +339,18 @@ def _walk(unit: Unit, checks: Sequence[Check]) -> Walked:
         constants,
         by_constant,
         kinds_by_constant - kinds,
+        _pointer_casts(ci, checks),
     )
     unit.walks.insert(0, walked)
     return walked
+
+
+def _pointer_casts(ci, checks: Sequence[Check]) -> list[int] | None:
+    """The cast kinds the walk hands over only where a pointer is made or
+    unmade: when every check of that kind says so (None: no such kind)."""
+    casts = {name for c in checks for name in c.nodes if name in CASTS}
+    gated = [n for n in casts if all(c.pointer_casts for c in checks if n in c.nodes)]
+    return [getattr(ci.CursorKind, n).value for n in gated] or None
 
 
 def _callees(checks: Sequence[Check]) -> tuple[frozenset[str], bool] | None:

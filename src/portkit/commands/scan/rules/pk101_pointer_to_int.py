@@ -96,4 +96,9 @@ def _message(unit: Unit, pointer: Width, into: Width, how: str) -> str:
     )
 
 
-CHECK = Check(RULE, nodes=dict.fromkeys(CASTS, on_cast), diagnostics={"-Wint-conversion": on_int_conversion})
+CHECK = Check(
+    RULE,
+    nodes=dict.fromkeys(CASTS, on_cast),
+    pointer_casts=True,
+    diagnostics={"-Wint-conversion": on_int_conversion},
+)

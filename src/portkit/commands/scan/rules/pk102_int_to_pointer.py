@@ -64,4 +64,4 @@ def _message(unit: Unit, integer: Width, pointer: Width) -> str:
     )
 
 
-CHECK = Check(RULE, nodes=dict.fromkeys(CASTS, on_cast), conversions=on_conversion)
+CHECK = Check(RULE, nodes=dict.fromkeys(CASTS, on_cast), pointer_casts=True, conversions=on_conversion)

@@ -246,4 +246,4 @@ def _report_register(unit: Unit, cast, parent, into: Width) -> None:
     unit.report(RULE if what == "store" else WARNING, cast, message, fix=fix, anchor=cast)
 
 
-CHECK = Check(RULE, nodes=dict.fromkeys(CASTS, on_cast))
+CHECK = Check(RULE, nodes=dict.fromkeys(CASTS, on_cast), pointer_casts=True)

@@ -97,6 +97,7 @@ CHECK = Check(
     applies=lambda unit: unit.mentions(VA_ARG),
     nodes={**dict.fromkeys(CASTS, on_cast), "CALL_EXPR": note_call},
     callees=Callees(variadic=True),
+    pointer_casts=True,  # on_cast: va_arg(ap, int) cast to a pointer
     conversions=on_conversion,
     whole=against_callers,
 )
