@@ -230,3 +230,32 @@ def test_any_entry_result_reads_or_is_refused(result: object) -> None:
 
     with contextlib.suppress(ValueError, BadInput):
         _scanned_from_json(result)  # type: ignore[arg-type]
+
+
+# The text of a job goes to its worker by the file, not through the pipes
+
+
+def test_a_job_read_from_its_file_is_sent_without_its_text_and_read_again(tmp_path: Path) -> None:
+    from portkit.commands.scan.job import ScanJob, received, sent, stamp
+
+    path = tmp_path / "a.c"
+    path.write_text("int a;\n")
+    job = ScanJob(path, "int a;\n", (), None, None, frozenset(), stamp(path))  # type: ignore[arg-type]
+    assert sent(job).text == ""
+    assert received(sent(job)) == job
+    own = ScanJob(path, "int b;\n", (), None, None, frozenset())  # type: ignore[arg-type]  # --fix's text
+    assert sent(own) == own and received(own) == own
+
+
+def test_a_file_edited_after_the_command_read_it_is_a_unit_not_checked(tmp_path: Path) -> None:
+    from portkit.commands.scan.job import CHANGED, ScanJob, Scanned, received, sent, stamp
+
+    path = tmp_path / "a.c"
+    path.write_text("int a;\n")
+    job = ScanJob(path, "int a;\n", (), None, None, frozenset(), stamp(path))  # type: ignore[arg-type]
+    path.write_text("int a, b;\n")
+    outcome = received(sent(job))
+    assert isinstance(outcome, Scanned) and outcome.incomplete is not None
+    assert outcome.incomplete.reason == CHANGED and not outcome.parsed
+    path.unlink()
+    assert isinstance(received(sent(job)), Scanned)  # gone: not checked either

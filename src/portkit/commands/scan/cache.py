@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import portkit
-from portkit.commands.scan.job import ScanJob, Scanned
+from portkit.commands.scan.job import ScanJob, Scanned, received, sent
 from portkit.core.errors import BadInput
 from portkit.core.workers import Failed, Host
 from portkit.cparse.libclang import Inclusion, cindex, library_file
@@ -95,7 +95,7 @@ def scan_jobs(
         report = (lambda k: done(missed[k])) if done is not None else None
         # without a cache, the workers skip hashing every header and probing the search path
         scan = scan_and_record if cache is not None else scan_alone
-        fresh = parse_in_workers(scan, [work[i] for i in missed], jobs, timeout, report, host)
+        fresh = parse_in_workers(scan, [sent(work[i]) for i in missed], jobs, timeout, report, host)
         for index, outcome in zip(missed, fresh, strict=True):
             if isinstance(outcome, Failed):
                 results[index] = outcome
@@ -111,7 +111,10 @@ def scan_alone(job: ScanJob) -> Fresh:
     """scan_unit, with the headers it read (for --changed-since), not to be kept."""
     from portkit.commands.scan.engine import scan_unit  # in the workers: the parent never needs the rules
 
-    scanned = scan_unit(job)
+    job_or_changed = received(job)
+    if isinstance(job_or_changed, Scanned):
+        return Fresh(job_or_changed, (), None)
+    scanned = scan_unit(job_or_changed)
     headers = tuple(dict.fromkeys(os.path.normpath(i.header) for i in scanned.included))
     scanned.included = []  # the parent needs only their names
     return Fresh(scanned, headers, None)
@@ -122,6 +125,10 @@ def scan_and_record(job: ScanJob) -> Fresh:
     the result be reused: the parent only writes it."""
     from portkit.commands.scan.engine import scan_unit  # in the workers: the parent never needs the rules
 
+    job_or_changed = received(job)
+    if isinstance(job_or_changed, Scanned):
+        return Fresh(job_or_changed, (), None)
+    job = job_or_changed
     scanned = scan_unit(job)
     headers = tuple(dict.fromkeys(os.path.normpath(i.header) for i in scanned.included))
     included, scanned.included = scanned.included, []  # the parent needs only the record

@@ -38,7 +38,7 @@ from portkit.commands.scan.cache import cache_from, scan_jobs, user_cache
 from portkit.commands.scan.catalog import scan_rules
 from portkit.commands.scan.changed import changes_header, changes_since
 from portkit.commands.scan.inputs import TranslationUnit, require_some, units
-from portkit.commands.scan.job import ScanJob, Scanned
+from portkit.commands.scan.job import ScanJob, Scanned, stamp
 from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.modelcache import models_directory
 from portkit.commands.scan.models import MODEL_ABIS, ModelPair, probe_pair, resolve_abi
@@ -258,13 +258,16 @@ def _jobs(
 ) -> list[ScanJob]:
     work = []
     for unit in found:
+        before = stamp(unit.path)
         try:
             text = read_source(unit.path, empty_ok=True)
         except BadInput as err:  # "PATH: reason"
             problems.append(str(err))
             incomplete.append(Incomplete(shown_path(str(unit.path)), str(err).removeprefix(f"{unit.path}: ")))
             continue
-        work.append(ScanJob(unit.path, text, unit.flags, pair, sysroot, rules))
+        # unchanged while read: the worker reads it again rather than be sent it (job.sent)
+        read_as = before if before is not None and stamp(unit.path) == before else None
+        work.append(ScanJob(unit.path, text, unit.flags, pair, sysroot, rules, read_as))
     return work
 
 
