@@ -174,10 +174,11 @@ class Unit:
         where the target spells them `long long`; a call returns what its
         declaration says (size_t, not the builtin's canonical type)."""
         ci, node = self.ci, self.strip(cursor)
-        if node.type.get_canonical().kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+        own = cursor_type(ci, node)
+        if own.get_canonical().kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
             pointers = self.pair.source.builtins["POINTER"], self.pair.target.builtins["POINTER"]
-            return Width(node.type.spelling, *pointers, "pointer")  # an array as a value is a pointer to its start
-        target = width(ci, self.pair, node.type)
+            return Width(own.spelling, *pointers, "pointer")  # an array as a value is a pointer to its start
+        target = self.width(own)
         typedefs = self.pair.source.typedefs
         if node.kind == ci.CursorKind.BINARY_OPERATOR and self.binary_operator(node) == "-":
             operands = self.children(node)
@@ -192,7 +193,7 @@ class Unit:
                 named = LIBRARY_RESULTS.get(callee.spelling)
                 if result.kind != ci.TypeKind.TYPEDEF and named in typedefs:
                     return Width(named, typedefs[named], target.target, target.kind)
-                return width(ci, self.pair, result)
+                return self.width(result)
         return target
 
     def expression_at(self, diag):
