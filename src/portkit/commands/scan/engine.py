@@ -104,7 +104,7 @@ def _scan_unit(job: ScanJob) -> Scanned:
     )
     unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu), lost_headers=fatal is not None)
     # The text parsed, not the disk's (they differ while --fix checks a fix), for what rules read of it.
-    unit.notes[("lines", str(job.path))] = job.text.encode("utf-8", "surrogatepass").decode("latin-1").splitlines()
+    unit.notes[("parsed text", str(job.path))] = job.text
     checks = [c for c in checks if c.applies is None or c.applies(unit)]
     share = _check(unit, checks, job.text, home)
     errors = [e for e in errors if (e.file, e.line, e.message) not in share.claimed]

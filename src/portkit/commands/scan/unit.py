@@ -249,10 +249,15 @@ class Unit:
         return self._lines(path)[first - 1 : last]
 
     def _lines(self, path: str) -> list[str]:
-        """A file's lines as Latin-1 text (a byte a column, as clang counts), read once per unit."""
+        """A file's lines as Latin-1 text (a byte a column, as clang counts),
+        made once per unit and only when asked (most units never ask): the
+        text parsed where the engine left it (notes[("parsed text", path)];
+        it differs from the disk's while --fix checks a fix), else the disk's."""
         lines = self.notes.get(("lines", path))
         if lines is None:
-            lines = self.notes[("lines", path)] = self._text(path).splitlines()
+            parsed = self.notes.get(("parsed text", path))
+            text = self._text(path) if parsed is None else parsed.encode("utf-8", "surrogatepass").decode("latin-1")
+            lines = self.notes[("lines", path)] = text.splitlines()
         return lines
 
     def _text(self, path: str) -> str:
