@@ -248,6 +248,15 @@ def test_suppressions_are_those_each_line_writes(lines: list[str]) -> None:
     assert suppressions_in(lines) == by_line
 
 
+@given(st.lists(st.lists(st.sampled_from(PIECES), max_size=6).map("".join), max_size=10), st.integers(-1, 12))
+def test_suppressions_near_a_line_are_the_files_on_it_and_the_line_above(lines: list[str], number: int) -> None:
+    from portkit.findings.sources import SourceFile
+
+    whole = suppressions_in(lines)
+    near = SourceFile(lines, "utf-8").suppressions_near(number)
+    assert near == {n: ids for n, ids in whole.items() if n in (number - 1, number)}
+
+
 # --baseline
 
 

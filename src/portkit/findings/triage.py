@@ -59,7 +59,8 @@ def triage(
     shown, suppressed, baselined = [], 0, 0
     for finding, fingerprint in zip(kept, prints, strict=True):
         source = sources.get(finding.location.path)
-        if source and is_suppressed(finding.rule, finding.location.line, source.suppressions):
+        line = finding.location.line
+        if source and is_suppressed(finding.rule, line, source.suppressions_near(line)):
             suppressed += 1
         elif baseline and fingerprint in baseline.fingerprints:
             baselined += 1
