@@ -53,6 +53,7 @@ LIBRARY_RESULTS = {
 
 
 _UNKNOWN = object()
+WORD = re.compile(r"\w+")
 # What decides whether a macro made a finding: a node, a function finding it, or None (no macro question).
 Anchor = Any
 # Nodes whose names say which line of a macro's body an expression is on.
@@ -238,10 +239,9 @@ class Unit:
     def _word_at(self, location) -> str:
         if location.file is None:
             return ""
-        lines = self._lines(location.file.name)
-        if not 0 < location.line <= len(lines):
-            return ""
-        word = re.match(r"\w+", lines[location.line - 1][location.column - 1 :])  # Latin-1: a byte a column
+        text = self._latin1(location.file.name)
+        offset = location.offset  # a byte in the file: a character of its Latin-1 text
+        word = WORD.match(text, offset) if 0 <= offset < len(text) else None
         return word.group(0) if word else ""
 
     def source_lines(self, path: str, first: int, last: int) -> list[str]:
@@ -255,10 +255,19 @@ class Unit:
         it differs from the disk's while --fix checks a fix), else the disk's."""
         lines = self.notes.get(("lines", path))
         if lines is None:
+            lines = self.notes[("lines", path)] = self._latin1(path).splitlines()
+        return lines
+
+    def _latin1(self, path: str) -> str:
+        """A file's text as Latin-1 (a byte a character, as clang's offsets
+        and columns count), made once per unit: the text parsed where the
+        engine left it, else the disk's."""
+        text = self.notes.get(("latin-1", path))
+        if text is None:
             parsed = self.notes.get(("parsed text", path))
             text = self._text(path) if parsed is None else parsed.encode("utf-8", "surrogatepass").decode("latin-1")
-            lines = self.notes[("lines", path)] = text.splitlines()
-        return lines
+            self.notes[("latin-1", path)] = text
+        return text
 
     def _text(self, path: str) -> str:
         """A file's text as on disk, as Latin-1 (a byte a character)."""
