@@ -265,7 +265,12 @@ class Unit:
         text = self.notes.get(("latin-1", path))
         if text is None:
             parsed = self.notes.get(("parsed text", path))
-            text = self._text(path) if parsed is None else parsed.encode("utf-8", "surrogatepass").decode("latin-1")
+            if parsed is None:
+                text = self._text(path)
+            elif parsed.isascii():
+                text = parsed  # a byte a character already
+            else:
+                text = parsed.encode("utf-8", "surrogatepass").decode("latin-1")
             self.notes[("latin-1", path)] = text
         return text
 

@@ -123,9 +123,13 @@ def _analyse(unit: Unit) -> Variadic:
         return result
     for name, function in functions.items():
         result.reads[name] = _reads(unit, function)
+    fixed_of = {}  # a function's fixed parameters, counted once (a function is called hundreds of times)
     for node in unit.notes.get("variadic calls", {}).values():
         if node.spelling in functions:
-            fixed = sum(1 for c in functions[node.spelling].get_children() if c.kind == ci.CursorKind.PARM_DECL)
+            if node.spelling not in fixed_of:
+                function = functions[node.spelling]
+                fixed_of[node.spelling] = sum(1 for c in function.get_children() if c.kind == ci.CursorKind.PARM_DECL)
+            fixed = fixed_of[node.spelling]
             reads = result.reads[node.spelling]
             for position, argument in enumerate(unit.arguments(node)[fixed:]):
                 read = _read_at(reads, position)
