@@ -136,3 +136,22 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_3(argv: list[str]) -
         )
     assert proc.stderr.splitlines() == ["portkit: error: standard output could not be written: No space left on device"]
     assert proc.returncode == 3
+
+
+@pytest.mark.parametrize("command", [["scan"], ["layout"]])
+def test_a_named_pipe_for_a_source_is_refused_not_waited_on(tmp_path: Path, command: list[str]) -> None:
+    """A source is read more than once (the command, its worker, the report):
+    a pipe with no writer left would hang every one of those reads."""
+    pipe = tmp_path / "pipe.c"
+    os.mkfifo(pipe)
+    proc = subprocess.run(
+        [sys.executable, "-m", "portkit", *command, str(pipe)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith("portkit: error: ")
+    assert f"{pipe}: a pipe or a device, not a regular file" in proc.stderr

@@ -259,3 +259,15 @@ def test_a_file_edited_after_the_command_read_it_is_a_unit_not_checked(tmp_path:
     assert outcome.incomplete.reason == CHANGED and not outcome.parsed
     path.unlink()
     assert isinstance(received(sent(job)), Scanned)  # gone: not checked either
+
+
+def test_only_a_regular_file_is_read_again_by_the_worker(tmp_path: Path) -> None:
+    import os
+
+    from portkit.commands.scan.job import stamp
+
+    (tmp_path / "a.c").write_text("int a;\n")
+    os.mkfifo(tmp_path / "pipe.c")
+    assert stamp(tmp_path / "a.c") is not None
+    assert stamp(tmp_path / "pipe.c") is None  # its text goes to the worker with the job
+    assert stamp(tmp_path) is None and stamp(tmp_path / "gone.c") is None

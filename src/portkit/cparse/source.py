@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 from portkit.core.errors import BadInput
@@ -13,7 +14,12 @@ def read_source(path: Path, *, empty_ok: bool = False) -> str:
     """The file's text (UTF-8, else Latin-1, as compilers accept either); an
     empty one is refused unless empty_ok (a C file with nothing in it is valid)."""
     try:
-        size = path.stat().st_size
+        found = path.stat()
+        if stat.S_ISDIR(found.st_mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(found.st_mode):  # a pipe is read once, and sources are read more than once
+            raise BadInput(f"{path}: a pipe or a device, not a regular file")
+        size = found.st_size
         if size > MAX_BYTES:
             raise BadInput(f"{path}: {size} bytes, too large for a header (limit {MAX_BYTES})")
         data = path.read_bytes()

@@ -6,6 +6,7 @@ inputs and writes the report never imports the rules and the walk
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -52,10 +53,14 @@ class Scanned:
 
 
 def stamp(path: Path) -> Stamp | None:
-    """What tells a file's content apart without reading it (None: it cannot be looked at)."""
+    """What tells a regular file's content apart without reading it (None:
+    it cannot be looked at, or it is no regular file: a named pipe read
+    again would wait for a writer that is gone)."""
     try:
         found = os.stat(path)
     except OSError:
+        return None
+    if not stat.S_ISREG(found.st_mode):
         return None
     return found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
 
