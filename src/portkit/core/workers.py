@@ -257,8 +257,10 @@ class Beside(Generic[Result]):
 def _answer(write: int, work: Callable[[], object]) -> None:
     """A Beside child's life: work(), its pickled (ok, answer) written, then
     gone without Python's teardown (the parent's buffers and exit handlers
-    are the parent's)."""
+    are the parent's); a crash is the parent's to report, as a worker's is,
+    not a stack dump of the child's."""
     _die_with_parent()
+    faulthandler.disable()
     try:
         data = pickle.dumps((True, work()))
     except BaseException:
