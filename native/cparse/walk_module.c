@@ -371,7 +371,6 @@ typedef struct {
     const uint8_t *kinds, *operators, *conversions;
     int32_t *path; /* the nodes from the translation unit down to the one visited last */
     size_t depth, path_capacity;
-    const Cursor *parent_of_top;
     const Callees *callees;
     const Constants *constants;
     const uint8_t *pointer_casts; /* NULL: every cast of the kinds wanted */
@@ -666,7 +665,7 @@ static PyObject *py_walk(PyObject *module, PyObject *args)
         goto out;
     memset(&self->nodes, 0, sizeof self->nodes);
     const uint8_t *pointer_casts = cast_kinds.obj ? cast_kinds.buf : NULL;
-    Walk w = {&self->nodes, kinds.buf, operators.buf, conversions.buf, NULL, 0, 0, NULL, &callees, &constants,
+    Walk w = {&self->nodes, kinds.buf, operators.buf, conversions.buf, NULL, 0, 0, &callees, &constants,
               pointer_casts};
     w.path = malloc(256 * sizeof *w.path);
     w.path_capacity = w.path ? 256 : 0;

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from portkit import _clangwalk
 from portkit.cparse.libclang import BINARY_OPERATOR_KINDS, binary_operator_spellings
 
+KINDS = _clangwalk.KINDS  # the length of a table of kinds (kind_table)
 KIND = _clangwalk.TAG_KIND
 CONVERSION = _clangwalk.TAG_CONVERSION
 

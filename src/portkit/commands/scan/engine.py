@@ -28,7 +28,7 @@ from portkit.commands.scan.widths import SIGNED, UNSIGNED
 from portkit.core.workers import Beside
 from portkit.cparse.libclang import Inclusion, cindex, inclusions
 from portkit.cparse.parse import Problem, build_machine_includes, parse
-from portkit.cparse.walk import CONVERSION, KIND, Walked, cursor_type, kind_table, own_tops
+from portkit.cparse.walk import CONVERSION, KIND, KINDS, Walked, cursor_type, own_tops
 from portkit.cparse.walk import walk as cwalk
 from portkit.findings.model import Finding, Incomplete, Rule
 
@@ -37,7 +37,6 @@ OPERATOR_KINDS = ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR")  # handlers
 QUIET = ("-Wno-everything",)
 DROPPED_FLAGS = frozenset({"-w", "-Werror", "-Wno-everything", "-Weverything"})
 MISSING_HEADER = re.compile(r"'(.+)' file not found")  # clang's fatal error for an #include it cannot find
-KIND_TABLE = kind_table(())  # no kind: the size of the walk's tables of kinds
 # A unit whose walk hands the rules this many nodes shares them with a forked child (_check_target).
 SPLIT_NODES = 10_000
 # A unit of this much text has the rules at home run beside the walk (_check).
@@ -305,7 +304,7 @@ def _walk(unit: Unit, checks: Sequence[Check]) -> Walked:
     kinds_by_constant: set[int] = set()  # kinds wanted only with a constant operand
     operators: set[str] | None = set()
     by_constant: set[str] = set()  # operators wanted only with a constant operand
-    constant_kinds, values, below = bytearray(len(KIND_TABLE)), set(), False
+    constant_kinds, values, below = bytearray(KINDS), set(), False
     for check in checks:
         for name in check.nodes:
             kind = getattr(ci.CursorKind, name).value
