@@ -15,11 +15,13 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
+from portkit._directives import directives_only
 from portkit.commands.scan.archcode import mentions, read_as_code
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.expressions import CASTS
-from portkit.commands.scan.home import Home
+from portkit.commands.scan.home import DIRECTIVES, WHOLE, Home
 from portkit.commands.scan.job import ScanJob, Scanned
 from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.rules import CHECKS
@@ -85,22 +87,8 @@ def _scan_unit(job: ScanJob) -> Scanned:
         skipped = [c for c in checks if c.needs_every_header]
         checks = [c for c in checks if not c.needs_every_header]
         incomplete = _stopped(ci, tu, path, fatal, [c.rule for c in skipped])
-    source = job.pair.source.abi
-    home_flags = [*_flags(job.flags, source.triple), "-w"]
-    home = Home(
-        ci,
-        job.pair,
-        lambda bodies: parse(
-            str(job.path),
-            source,
-            home_flags,
-            job.sysroot,
-            job.text,
-            bodies=bodies,
-            build_machine=True,
-            preprocessor_record=True,
-        )[0],
-    )
+    home_flags = [*_flags(job.flags, job.pair.source.abi.triple), "-w"]
+    home = Home(ci, job.pair, partial(_parse_home, job, home_flags))
     unit = Unit(ci, tu, job.pair, home, tops=own_declarations(tu), lost_headers=fatal is not None)
     # The text parsed, not the disk's (they differ while --fix checks a fix), for what rules read of it.
     unit.notes[("parsed text", str(job.path))] = job.text
@@ -118,6 +106,24 @@ def _scan_unit(job: ScanJob) -> Scanned:
     return Scanned(
         share.findings, errors, True, incomplete, share.expansions, _build_machine_headers(unit, job), included
     )
+
+
+def _parse_home(job: ScanJob, flags: list[str], extent: str):
+    """The unit parsed for the source ABI, as far as extent (home.Home.parse)."""
+    text = directives_only(job.text) if extent == DIRECTIVES else job.text
+    if text is None:  # the language standard decides how it lexes: not cut down
+        return None
+    tu, _ = parse(
+        str(job.path),
+        job.pair.source.abi,
+        flags,
+        job.sysroot,
+        text,
+        bodies=extent == WHOLE,
+        build_machine=True,
+        preprocessor_record=True,
+    )
+    return tu
 
 
 @dataclass

@@ -94,7 +94,7 @@ def fix_unit(task: FixTask) -> FixResult:
     if tu is None:
         result.left = [(f, "the file did not parse") for f in task.findings]
         return result
-    unit = Unit(ci, tu, job.pair, Home(ci, job.pair, lambda _bodies: None), tops=own_declarations(tu))
+    unit = Unit(ci, tu, job.pair, Home(ci, job.pair, lambda _extent: None), tops=own_declarations(tu))
     planner = Planner(unit, data, str(job.path))
     plans: list[Planned] = []
     for finding in task.findings:

@@ -1,9 +1,11 @@
 """The same translation unit as the source ABI sees it (the code's home),
-parsed only when a rule asks, and no further than it asks: its declarations
+parsed only when a rule asks, and no further than it asks: its directives
+alone for what its preprocessor left out (a tenth of a parse of its
+declarations: the #if branches are taken at the same lines); its declarations
 (function bodies skipped, a quarter of a full parse) for record layouts
-(layout's engine compares them) and for what its preprocessor left out; the
-whole of it for code that the target's preprocessor drops (`#if
-defined(__arm__)` blocks, where 32-bit assembly and intrinsics live)."""
+(layout's engine compares them); the whole of it for code that the target's
+preprocessor drops (`#if defined(__arm__)` blocks, where 32-bit assembly and
+intrinsics live)."""
 
 from __future__ import annotations
 
@@ -16,41 +18,51 @@ from portkit.cparse.layout.records import describe
 from portkit.cparse.libclang import skipped_lines
 
 RECORD_KINDS = ("STRUCT_DECL", "UNION_DECL", "CLASS_DECL")
+# How much of the unit a parse of its home reads, fullest first
+WHOLE, DECLARATIONS, DIRECTIVES = "whole", "declarations", "directives"
 
 
 @dataclass
 class Home:
     ci: object
     pair: ModelPair
-    # parse(bodies): the unit parsed for the source ABI, with function bodies
-    # or without, keeping the preprocessor's record; None if it does not parse
-    parse: Callable[[bool], object | None]
-    _parses: dict[bool, object | None] = field(default_factory=dict)  # bodies -> the parse
+    # parse(extent): the unit parsed for the source ABI, keeping the
+    # preprocessor's record: WHOLE, its DECLARATIONS (function bodies
+    # skipped), or its DIRECTIVES alone (cparse.directives); None if it does
+    # not parse, or (DIRECTIVES) if its text cannot be cut down to them
+    parse: Callable[[str], object | None]
+    _parses: dict[str, object | None] = field(default_factory=dict)  # extent -> the parse
     _layouts: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
 
     def parsed(self):
         """The fullest parse made so far (None: none asked for, or it did not
-        parse); what it read counts among the unit's headers."""
-        full = self._parses.get(True)
-        return full if full is not None else self._parses.get(False)
+        parse); what it read counts among the unit's headers (a parse of the
+        directives reads the same headers)."""
+        made = (self._parses.get(extent) for extent in (WHOLE, DECLARATIONS, DIRECTIVES))
+        return next((tu for tu in made if tu is not None), None)
 
     def tu(self):
         """The whole unit, function bodies and all."""
-        return self._made(True)
+        return self._made(WHOLE)
 
     def declarations(self):
         """The unit's declarations: the whole parse if made, else one without function bodies."""
-        return self._parses[True] if True in self._parses else self._made(False)
+        return self._parses[WHOLE] if WHOLE in self._parses else self._made(DECLARATIONS)
 
-    def _made(self, bodies: bool):
-        if bodies not in self._parses:
-            self._parses[bodies] = self.parse(bodies)
-        return self._parses[bodies]
+    def _made(self, extent: str):
+        if extent not in self._parses:
+            self._parses[extent] = self.parse(extent)
+        return self._parses[extent]
 
     def left_out(self) -> list[tuple[int, int]]:
         """The regions (first, last line) of the unit's own file that the
-        source ABI's preprocessor left out."""
-        tu = self.declarations()
+        source ABI's preprocessor left out: from any parse made, else from
+        one of the directives alone."""
+        tu = next((self._parses[e] for e in (WHOLE, DECLARATIONS) if self._parses.get(e) is not None), None)
+        if tu is None:
+            tu = self._made(DIRECTIVES)
+        if tu is None:
+            tu = self.declarations()
         return skipped_lines(self.ci, tu, tu.spelling) if tu is not None else []
 
     def layout_change(self, declaration) -> tuple[str, str, str] | None:
