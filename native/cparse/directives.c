@@ -15,12 +15,14 @@
  * after `int a;` and a comment over two lines, `#define` is no directive to
  * clang); a directive ends at the first such break outside a comment. A
  * splice is a backslash, blanks, then \n, \r\n, \n\r or \r, as clang takes
- * it. Comments, string and character literals (which end at the line's end
- * when unterminated, as in text an `#if 0` leaves out) and pp-numbers are
- * read as clang reads them, so that a `#` or a line break inside one is not
- * taken for a directive's start or end. Where the language standard decides
- * how the text lexes (a raw string, a digit separator, a trigraph), there is
- * no answer: the caller parses the text itself.
+ * it, and it may come inside any token (a "/", a splice, a "*" opens a
+ * comment). Comments and string and character literals (which end at the
+ * line's end when unterminated, as in text an `#if 0` leaves out) are read as
+ * clang reads them, so that a `#` or a line break inside one is not taken for
+ * a directive's start or end; between them, once a line has a token, only
+ * the bytes that could open one are looked at. Where the language standard
+ * decides how the text lexes (a raw string, a digit separator, a trigraph),
+ * there is no answer: the caller parses the text itself.
  */
 #include "directives.h"
 
@@ -81,15 +83,33 @@ static size_t splice_length(const char *p, const char *end)
     return (size_t)(q - p);
 }
 
-/* Past a block comment whose "/" "*" is at p; "*", splices, "/" close it too. */
+/* p past any splices there. */
+static const char *past_splices(const char *p, const char *end)
+{
+    for (size_t spliced; (spliced = splice_length(p, end)) != 0;)
+        p += spliced;
+    return p;
+}
+
+/* The byte at p, or after the splices there; NUL at the end. */
+static char next_after_splices(const char *p, const char *end)
+{
+    p = past_splices(p, end);
+    return p < end ? *p : '\0';
+}
+
+/* Whether the "/" at p opens a comment, "/" "*" (or "//" if line), with any splices between. */
+static bool opens_comment(const char *p, const char *end, char second)
+{
+    return *p == '/' && next_after_splices(p + 1, end) == second;
+}
+
+/* Past a block comment whose "/" is at p; "*", splices, "/" close it. */
 static const char *past_block_comment(const char *p, const char *end)
 {
-    for (p += 2; p < end; p++) {
-        if (*p != '*')
-            continue;
-        const char *q = p + 1;
-        for (size_t spliced; (spliced = splice_length(q, end)) != 0;)
-            q += spliced;
+    p = past_splices(p + 1, end) + 1; /* past the opening's "*": "/" "*" "/" closes nothing */
+    for (; p < end && (p = memchr(p, '*', (size_t)(end - p))) != NULL; p++) {
+        const char *q = past_splices(p + 1, end);
         if (q < end && *q == '/')
             return q + 1;
     }
@@ -123,73 +143,107 @@ static const char *past_literal(const char *p, const char *end)
     return p;
 }
 
-/* Whether the identifier from start to p is a raw string's prefix (R, LR, uR, UR, u8R). */
-static bool is_raw_prefix(const char *start, const char *p)
+/* Whether the quote at p ends a raw string's prefix (R, LR, uR, UR, u8R), a
+ * whole identifier: text before p is read back from start at most. */
+static bool after_raw_prefix(const char *start, const char *p)
 {
-    size_t length = (size_t)(p - start);
+    const char *q = p;
+    while (q > start && is_identifier_byte(q[-1]) && p - q < 4)
+        q--;
+    if (q > start && is_identifier_byte(q[-1]))
+        return false; /* a longer identifier: FOOR"x" */
+    size_t length = (size_t)(p - q);
     static const char *const prefixes[] = {"R", "LR", "uR", "UR", "u8R"};
     for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-        if (strlen(prefixes[i]) == length && memcmp(prefixes[i], start, length) == 0)
+        if (strlen(prefixes[i]) == length && memcmp(prefixes[i], q, length) == 0)
             return true;
     return false;
 }
 
-/* Past a pp-number at p (a digit, or "." and a digit): its letters, digits,
- * dots and exponent signs; NULL at a digit separator (1'000), which C before
- * C23 reads as the start of a character literal. */
-static const char *past_number(const char *p, const char *end)
+/* The longest pp-number read back from a quote: one longer is no code's. */
+#define LONGEST_NUMBER 128
+
+/* Whether the quote at p may be a digit separator (1'000, which C before C23
+ * reads as a character literal's start): it follows a pp-number and comes
+ * before a digit or letter. Where reading back cannot tell (an exponent's
+ * sign on the way, a run longer than LONGEST_NUMBER), it may. */
+static bool may_separate_digits(const char *start, const char *p, const char *end)
 {
-    for (p++; p < end; p++) {
-        char c = *p, before = p[-1];
-        bool exponent = before == 'e' || before == 'E' || before == 'p' || before == 'P';
-        if ((c == '+' || c == '-') && exponent)
-            continue;
-        if (c == '\'' && p + 1 < end && is_identifier_byte(p[1]))
-            return NULL;
-        if (!is_identifier_byte(c) && c != '.')
+    if (p + 1 >= end || !is_identifier_byte(p[1]))
+        return false;
+    const char *q = p;
+    bool sign = false;
+    while (q > start) {
+        char c = q[-1];
+        bool exponent = q - 1 > start && (q[-2] == 'e' || q[-2] == 'E' || q[-2] == 'p' || q[-2] == 'P');
+        if (!is_identifier_byte(c) && c != '.' && !((c == '+' || c == '-') && exponent))
             break;
+        sign |= c == '+' || c == '-';
+        if (p - --q > LONGEST_NUMBER)
+            return true;
     }
+    if (q == p)
+        return false;
+    return sign || is_digit(*q) || (*q == '.' && is_digit(q[1]));
+}
+
+/* Whether a splice joins the quote at p to a word or number before it
+ * (R\ then a line break then "): reading back does not cross one. */
+static bool spliced_to_a_word(const char *start, const char *p)
+{
+    const char *q = p;
+    if (q > start && is_newline(q[-1]))
+        q--;
+    if (q > start && is_newline(q[-1]) && q[-1] != q[0])
+        q--;
+    if (q == p)
+        return false;
+    while (q > start && is_blank(q[-1]))
+        q--;
+    return q - start >= 2 && q[-1] == '\\' && (is_identifier_byte(q[-2]) || q[-2] == '.');
+}
+
+/* The bytes that can start a comment, a literal, a splice or a line break:
+ * between them, a line that has a token already holds nothing to read. */
+static const bool STOP[256] = {['\n'] = true, ['\r'] = true, ['\\'] = true, ['"'] = true, ['\''] = true, ['/'] = true};
+
+/* p, or the first byte from p on that STOP holds; end if none. */
+static const char *next_stop(const char *p, const char *end)
+{
+    while (p < end && !STOP[(unsigned char)*p])
+        p++;
     return p;
 }
 
-/* Past the token at p, which is no line break, splice or blank: a comment,
- * a string or character literal, a pp-number, or one byte of anything else
- * (of an identifier: *identifier is where that identifier began, which
- * tells a raw string's prefix). NULL where the language standard decides
- * how it lexes: a raw string (C++, and GNU C since clang 19) or a digit separator. */
-static const char *past_token(const char *p, const char *end, const char **identifier)
+/* Past the token at p, which is no line break or splice: a comment, a
+ * string or character literal, or one byte of anything else. NULL where the
+ * language standard decides how it lexes: a raw string (C++, and GNU C since
+ * clang 19; where it is one, even a malformed one runs to the next quote) or
+ * a digit separator. start: the text's, for reading back. */
+static const char *past_token(const char *start, const char *p, const char *end)
 {
     char c = *p;
-    if (is_identifier_byte(c) && (*identifier || !is_digit(c))) {
-        if (!*identifier)
-            *identifier = p;
-        return p + 1;
-    }
-    const char *next;
-    if (c == '/' && p + 1 < end && p[1] == '*') {
-        next = past_block_comment(p, end);
-    } else if (c == '/' && p + 1 < end && p[1] == '/') {
-        next = past_line_comment(p, end);
-    } else if (c == '"' && *identifier && is_raw_prefix(*identifier, p)) {
-        next = NULL; /* where it is one, even a malformed one runs to the next quote */
-    } else if (c == '"' || c == '\'') {
-        next = past_literal(p, end);
-    } else if (is_digit(c) || (c == '.' && p + 1 < end && is_digit(p[1]))) {
-        next = past_number(p, end);
-    } else {
-        next = p + 1;
-    }
-    *identifier = NULL;
-    return next;
+    if (opens_comment(p, end, '*'))
+        return past_block_comment(p, end);
+    if (opens_comment(p, end, '/'))
+        return past_line_comment(p, end);
+    if ((c == '"' || c == '\'') && spliced_to_a_word(start, p))
+        return NULL;
+    if (c == '"')
+        return after_raw_prefix(start, p) ? NULL : past_literal(p, end);
+    if (c == '\'')
+        return may_separate_digits(start, p, end) ? NULL : past_literal(p, end);
+    return p + 1;
 }
 
 /* Past the directive whose "#" is at p: to its line break (not past it); NULL as past_token. */
-static const char *past_directive(const char *p, const char *end)
+static const char *past_directive(const char *start, const char *p, const char *end)
 {
-    const char *identifier = NULL;
-    while (p && p < end && !is_newline(*p)) {
+    while ((p = next_stop(p, end)) < end && !is_newline(*p)) {
         size_t spliced = splice_length(p, end);
-        p = spliced ? p + spliced : past_token(p, end, &identifier);
+        p = spliced ? p + spliced : past_token(start, p, end);
+        if (!p)
+            return NULL;
     }
     return p;
 }
@@ -229,33 +283,37 @@ static void write_line_breaks(Text *t, const char *from, const char *to)
             write_input(t, from, 1);
 }
 
-static bool keep_directives(Text *t, const char *p)
+static bool keep_directives(Text *t, const char *start)
 {
-    const char *end = t->end;
+    const char *p = start, *end = t->end;
     if (has_trigraph(p, end))
         return false;
     bool line_start = true;        /* no token but comments yet since the last unspliced line break */
-    const char *identifier = NULL; /* where the identifier being read began */
     const char *splice_end = NULL; /* the input just past the last splice */
     while (p < end) {
+        if (!line_start && (p = next_stop(p, end)) == end)
+            break;
         char c = *p;
         size_t length;
         if ((length = newline_length(p, end)) != 0) {
             write_input(t, p, length);
             p += length;
             line_start = true;
-            identifier = NULL;
         } else if ((length = splice_length(p, end)) != 0) {
-            write_input(t, p, 1); /* the backslash: a `#` right after a splice starts there, to clang */
+            /* A token's spelling takes in the splices right before it: a `#`
+             * starts at the first backslash of a run of them, and a run stays
+             * one only where nothing was left out between. */
+            if (p != splice_end && t->written == t->splice_written)
+                *t->written++ = ' ';
+            write_input(t, p, 1);
             write_line_breaks(t, p + 1, p + length);
             p += length;
             splice_end = p;
             t->splice_written = t->written;
-        } else if (is_blank(c) || c == '\0') { /* clang takes a NUL byte for a blank */
+        } else if (line_start && (is_blank(c) || c == '\0')) { /* clang takes a NUL byte for a blank */
             p++;
-            identifier = NULL;
-        } else if (line_start && (c == '#' || (c == '%' && p + 1 < end && p[1] == ':'))) {
-            const char *directive_end = past_directive(p, end);
+        } else if (line_start && (c == '#' || (c == '%' && next_after_splices(p + 1, end) == ':'))) {
+            const char *directive_end = past_directive(start, p, end);
             if (!directive_end)
                 return false;
             if (p != splice_end && t->written == t->splice_written)
@@ -263,9 +321,9 @@ static bool keep_directives(Text *t, const char *p)
             write_input(t, p, (size_t)(directive_end - p));
             p = directive_end;
         } else {
-            if (!(c == '/' && p + 1 < end && p[1] == '*'))
+            if (!opens_comment(p, end, '*'))
                 line_start = false; /* a block comment before it leaves a `#` the line's first token */
-            const char *next = past_token(p, end, &identifier);
+            const char *next = past_token(start, p, end);
             if (!next)
                 return false;
             write_line_breaks(t, p, next);
