@@ -57,6 +57,11 @@ TRICKY = {
     "a macro's value decides": "#define LEVEL 3\n#if LEVEL > 2\nint a;\n#elif LEVEL\nint b;\n#else\nint c;\n#endif\n",
     "nested": "#if 1\n#ifdef NOPE\nint a;\n#else\nint b;\n#endif\n#endif\n",
     "an unterminated comment": "#ifdef NOPE\nint x;\n#endif\n/* never closed\n#ifdef NOPE\n",
+    "a comment opened across a splice": "x = a /\\\n* comment\n#define GONE */;\n#ifdef GONE\nint x;\n#endif\n",
+    "a comment closed across a splice": "/* c *\\\n/\n#ifdef NOPE\nint x;\n#endif\n",
+    "splices with a NUL between": "\\\r\n\0\\\r\n#if 0\nint x;\n#endif\n",
+    "a splice of \\n\\r": "x\\\n\r#if 0\nint x;\n#endif\n",
+    "blanks between the backslash and the line break": "x \\  \n#define GONE\n#ifdef GONE\nint x;\n#endif\n",
 }
 
 
@@ -81,8 +86,9 @@ def test_an_empty_text_and_one_without_directives() -> None:
         'const char *s = R"(\n#define Z 1\n)";\n',  # a raw string in GNU C and C++, not in ISO C
         "int n = 1'000;\n",  # a digit separator in C23 and C++14, a character literal before
         'char *s = "what??/\n";\n',  # a trigraph, read only under a strict -std
+        'const char *s = R\\\n"(x)";\n',  # a raw string's prefix spliced to its quote
     ],
-    ids=["raw string", "digit separator", "trigraph"],
+    ids=["raw string", "digit separator", "trigraph", "spliced raw string"],
 )
 def test_where_the_standard_decides_how_it_lexes_there_is_no_answer(text: str) -> None:
     assert directives_only(text) is None
