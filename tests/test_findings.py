@@ -438,3 +438,22 @@ def test_the_audits_refuse_scans_families_naming_their_own(tmp_path: Path, mode:
     assert proc.stderr == (
         f"portkit: error: --select: no rule matches PK1; the families are {families} (--list-rules lists every rule)\n"
     )
+
+
+@given(st.text(alphabet="ab\n", max_size=200), st.integers(1, 9), st.integers(0, 30), st.integers(0, 30))
+def test_a_files_lines_are_those_split_makes(text: str, block: int, start: int, stop: int) -> None:
+    """sources.TextLines cuts a line out when asked, through counts of line
+    ends per block of characters: the lines str.split makes, wherever the
+    blocks end (small blocks here, so that lines cross them)."""
+    from portkit.findings.sources import TextLines
+
+    class Small(TextLines):
+        BLOCK = block
+
+    lines, split = Small(text), text.split("\n")
+    assert len(lines) == len(split)
+    assert list(lines) == split
+    assert lines[-1] == split[-1]
+    assert lines[start:stop] == split[start:stop]
+    with pytest.raises(IndexError):
+        lines[len(split)]
