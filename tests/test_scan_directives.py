@@ -87,10 +87,11 @@ def test_an_empty_text_and_one_without_directives() -> None:
         "int n = 1'000;\n",  # a digit separator in C23 and C++14, a character literal before
         'char *s = "what??/\n";\n',  # a trigraph, read only under a strict -std
         'const char *s = R\\\n"(x)";\n',  # a raw string's prefix spliced to its quote
+        '_Pragma("push_macro(\\"X\\")")\n#undef X\n',  # code that may bring a macro back
     ],
-    ids=["raw string", "digit separator", "trigraph", "spliced raw string"],
+    ids=["raw string", "digit separator", "trigraph", "spliced raw string", "push_macro"],
 )
-def test_where_the_standard_decides_how_it_lexes_there_is_no_answer(text: str) -> None:
+def test_where_the_standard_or_code_decides_there_is_no_answer(text: str) -> None:
     assert directives_only(text) is None
 
 
@@ -99,6 +100,14 @@ def test_the_raw_string_lexes_differently_by_standard(tmp_path: Path) -> None:
     text = 'const char *s = R"(\n#define Z 1\n)";\n#ifdef Z\nint z;\n#endif\n'
     assert left_out(tmp_path / "r.c", text, "-std=gnu17") == [(4, 6)]
     assert left_out(tmp_path / "r.c", text, "-std=c17") == []
+
+
+def test_code_that_saves_a_macro_changes_what_is_left_out(tmp_path: Path) -> None:
+    """Why push_macro gives no answer: the _Pragma in code brings X back, and without it X stays undefined."""
+    push, pop = '_Pragma("push_macro(\\"X\\")")', '_Pragma("pop_macro(\\"X\\")")'
+    text = f"#define X 1\n{push}\n#undef X\n{pop}\n#ifdef X\nint x;\n#endif\n"
+    assert left_out(tmp_path / "p.c", text) == []
+    assert left_out(tmp_path / "p.c", text.replace(push, "").replace(pop, "")) == [(5, 7)]
 
 
 FRAGMENTS = st.sampled_from(

@@ -22,6 +22,7 @@
  * a directive's start or end; between them, once a line has a token, only
  * the bytes that could open one are looked at. Where the language standard
  * decides how the text lexes (a raw string, a digit separator, a trigraph),
+ * or where code may save and restore a macro (push_macro in a `_Pragma`),
  * there is no answer: the caller parses the text itself.
  */
 #include "directives.h"
@@ -283,10 +284,18 @@ static void write_line_breaks(Text *t, const char *from, const char *to)
             write_input(t, from, 1);
 }
 
+/* Whether the text names push_macro or pop_macro: a `_Pragma` in code (left
+ * out with it) could keep a macro's definition across an #undef. */
+static bool saves_macros(const char *p, const char *end)
+{
+    size_t size = (size_t)(end - p);
+    return memmem(p, size, "push_macro", 10) != NULL || memmem(p, size, "pop_macro", 9) != NULL;
+}
+
 static bool keep_directives(Text *t, const char *start)
 {
     const char *p = start, *end = t->end;
-    if (has_trigraph(p, end))
+    if (has_trigraph(p, end) || saves_macros(p, end))
         return false;
     bool line_start = true;        /* no token but comments yet since the last unspliced line break */
     const char *splice_end = NULL; /* the input just past the last splice */

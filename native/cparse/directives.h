@@ -9,8 +9,8 @@
 
 /* text's directives written to out, which holds size bytes (what is written
  * is never longer than text), and their length to *written; false (out
- * undefined) where the language standard decides how the text lexes: a raw
- * string, a digit separator, a trigraph. */
+ * undefined) where the language standard decides how the text lexes (a raw
+ * string, a digit separator, a trigraph) or code may save a macro (push_macro). */
 bool pk_directives_only(const char *text, size_t size, char *out, size_t *written);
 
 #endif

@@ -4,7 +4,8 @@
  *   directives_only(text) -> str | None
  *
  * None where the language standard decides how the text lexes (a raw
- * string, a digit separator, a trigraph): the caller parses the text itself.
+ * string, a digit separator, a trigraph) or code may save a macro
+ * (push_macro): the caller parses the text itself.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -56,6 +56,8 @@ static void known(void)
     CHECK(got == NULL);
     got = cut("s = \"?\?/\";\n", out); /* the trigraph escaped: this file holds none */
     CHECK(got == NULL);
+    got = cut("_Pragma(\"push_macro(\\\"X\\\")\")\n#undef X\n", out);
+    CHECK(got == NULL);
 }
 
 /* The bytes the cut tells apart, and a few it does not. */
