@@ -1,7 +1,7 @@
 """A large unit's rules shared between the worker and children forked beside
-it (engine._check: the rules at home beside the walk, then half of the
-target's rules beside the other half) find what they find in one process:
-every fixture of the labelled corpus scanned both ways."""
+it (engine._check: the rules at home and clang's diagnostics beside the
+walk, then half of the target's rules beside the other half) find what they
+find in one process: every fixture of the labelled corpus scanned both ways."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def test_shared_rules_find_what_one_process_finds(fx: Fixture, monkeypatch: pyte
     monkeypatch.setattr(engine, "HOME_BESIDE_BYTES", 0)
     monkeypatch.setattr(engine, "Beside", Recorded)
     shared = scan_unit(job)
-    # the rules at home in one child, the target's other rules in another; each share came back
+    # the rules at home and the diagnostics in one child, half the target's rules in another; each came back
     assert len(answers) == 2 and None not in answers
     assert sorted(map(repr, shared.findings)) == sorted(map(repr, alone.findings))
     assert shared.expansions == alone.expansions
