@@ -57,8 +57,10 @@ def read_as_code(text: str, offsets: Sequence[int], skipped: Sequence[tuple[int,
     preprocessor left out of the file."""
     skipped = sorted(skipped)
     firsts = [first for first, _ in skipped]
-    for offset in offsets:
-        line = text.count("\n", 0, offset) + 1
+    line, counted = 1, 0  # lines counted on from the mention before (each from the start: 0.03 s of sqlite3.c)
+    for offset in sorted(offsets):
+        line += text.count("\n", counted, offset)
+        counted = offset
         index = bisect.bisect_right(firsts, line) - 1
         if index >= 0 and line <= skipped[index][1]:
             continue  # in a region the preprocessor left out
