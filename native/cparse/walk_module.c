@@ -856,30 +856,40 @@ out:
     return result;
 }
 
-static int first_child(Cursor c, Cursor parent, void *data)
-{
-    (void)parent;
-    Children *found = data;
-    found->cursors[0] = c;
-    found->count = 1;
-    return 0; /* CXChildVisit_Break */
-}
-
 #define PAREN_EXPR 111
 #define EVAL_INT 1 /* CXEval_Int */
 
-/* The expression under implicit conversions and parentheses. */
+static int first_two_children(Cursor c, Cursor parent, void *data)
+{
+    (void)parent;
+    Children *found = data;
+    found->cursors[found->count++] = c;
+    return found->count < 2; /* CXChildVisit_Continue, then CXChildVisit_Break */
+}
+
+static int same_place(Cursor a, Cursor b)
+{
+    Location x = clang.cursor_location(a), y = clang.cursor_location(b);
+    return x.ptr_data[0] == y.ptr_data[0] && x.ptr_data[1] == y.ptr_data[1] && x.int_data == y.int_data;
+}
+
+/* The expression under implicit conversions and parentheses. An implicit
+ * node that is wider than its child is no conversion (va_arg) and stays. A
+ * conversion has one child at its own place (libclang places it there), so
+ * most are known without their extents, which libclang measures by lexing
+ * the last token again (most of the walk's time in sqlite3.c). */
 static Cursor stripped(Cursor c)
 {
     while (c.kind == IMPLICIT || c.kind == PAREN_EXPR) {
-        Cursor inner;
-        Children found = {&inner, 0, 1, 0};
-        clang.visit_children(c, first_child, &found);
+        Cursor inner[2];
+        Children found = {inner, 0, 2, 0};
+        clang.visit_children(c, first_two_children, &found);
         if (!found.count)
             break;
-        if (c.kind == IMPLICIT && !clang.equal_ranges(clang.cursor_extent(inner), clang.cursor_extent(c)))
-            break; /* wider than its child: no conversion (va_arg) */
-        c = inner;
+        if (c.kind == IMPLICIT && !(found.count == 1 && same_place(inner[0], c)) &&
+            !clang.equal_ranges(clang.cursor_extent(inner[0]), clang.cursor_extent(c)))
+            break;
+        c = inner[0];
     }
     return c;
 }
