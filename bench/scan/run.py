@@ -1119,7 +1119,10 @@ def timing_table(
 ) -> tuple[list[str], dict[str, str]]:
     """Medians (min-max) per project and the two ratio goals; a tool that stopped on
     every file of a project has no ratio there (its time is that of a failure).
-    The cppcheck columns only where it was timed (not by --only time)."""
+    portkit / clang is the median of each round's ratio: a round runs the two
+    seconds apart, so the machine's speed drifting between rounds (by a quarter
+    within minutes on a shared VM) moves both alike. The cppcheck columns only
+    where it was timed (not by --only time)."""
     with_cppcheck = any("cppcheck" in t for t in times.values())
     heads = ["project", "files", f"portkit scan -j {TIMED_JOBS}", f"clang -fsyntax-only, {TIMED_JOBS} at a time"]
     heads += [f"cppcheck -j {TIMED_JOBS}"] if with_cppcheck else []
@@ -1131,7 +1134,7 @@ def timing_table(
     for p in prepared:
         name, t = p.project.name, times[p.project.name]
         med = {k: statistics.median(v) for k, v in t.items()}
-        vs_clang[name] = med["portkit"] / med["clang"]
+        vs_clang[name] = statistics.median(a / b for a, b in zip(t["portkit"], t["clang"], strict=True))
         cpp_cells = ""
         if with_cppcheck:
             cpp_cell = DASH
@@ -1180,7 +1183,9 @@ def timing_section(
         TIME_BEGIN,
         f"**Wall time** ({machine()}), same compile commands, {TIMED_JOBS} files at a time for every tool; "
         f"seconds, median (min{DASH}max) of {rounds} alternating rounds (the order rotates), after one untimed "
-        "warm-up run each; the last column is each tool on one empty file, its start-up (medians):",
+        "warm-up run each; portkit / clang is the median of the rounds' own ratios (in a round the two run "
+        "seconds apart, so a drift of the machine's speed between rounds moves both); the last column is each "
+        "tool on one empty file, its start-up (medians):",
         "",
         *timing,
         "",
