@@ -180,7 +180,8 @@ static bool may_separate_digits(const char *start, const char *p, const char *en
         if (!is_identifier_byte(c) && c != '.' && !((c == '+' || c == '-') && exponent))
             break;
         sign |= c == '+' || c == '-';
-        if (p - --q > LONGEST_NUMBER)
+        q--;
+        if (p - q > LONGEST_NUMBER)
             return true;
     }
     if (q == p)
