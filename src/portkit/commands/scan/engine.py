@@ -111,7 +111,7 @@ def _scan_unit(job: ScanJob) -> Scanned:
 def _parse_home(job: ScanJob, flags: list[str], extent: str):
     """The unit parsed for the source ABI, as far as extent (home.Home.parse)."""
     text = directives_only(job.text) if extent == DIRECTIVES else job.text
-    if text is None:  # the language standard decides how it lexes: not cut down
+    if text is None:  # no cut (the standard decides the lexing, or code may save a macro): Home parses more
         return None
     tu, _ = parse(
         str(job.path),

@@ -58,7 +58,7 @@ class Home:
         """The regions (first, last line) of the unit's own file that the
         source ABI's preprocessor left out: from any parse made, else from
         one of the directives alone."""
-        tu = next((self._parses[e] for e in (WHOLE, DECLARATIONS) if self._parses.get(e) is not None), None)
+        tu = self.parsed()
         if tu is None:
             tu = self._made(DIRECTIVES)
         if tu is None:
