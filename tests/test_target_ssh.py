@@ -15,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -76,14 +76,34 @@ def portkit(env: dict[str, str], *args: str | Path, cwd: Path | None = None) -> 
     )
 
 
-def start(env: dict[str, str], *args: str | Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "portkit", *map(str, args)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+Starter = Callable[..., subprocess.Popen[str]]
+
+
+@pytest.fixture
+def start() -> Iterator[Starter]:
+    """Starts portkit in the background; whatever a failed test left running is killed at its end."""
+    started: list[subprocess.Popen[str]] = []
+
+    def starter(env: dict[str, str], *args: str | Path) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "portkit", *map(str, args)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        started.append(proc)
+        return proc
+
+    yield starter
+    for proc in started:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)  # portkit stops its agent on the board
+            try:
+                proc.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
 
 
 def running(agent: Path | str) -> list[str]:
@@ -101,11 +121,18 @@ def logins(sshd: Path) -> int:
     return (sshd / "sshd.log").read_text().count("Accepted publickey")
 
 
-def wait_for(condition, seconds: float = 30) -> bool:
+def measuring(agent: Path) -> list[str]:
+    """The agent's processes that measure latency (rt sysinfo's short run comes first)."""
+    return [line for line in running(agent) if " rt --interval " in line]
+
+
+def wait_for(condition: Callable[[], object], seconds: float = 30) -> bool:
+    """Whether condition held before the time ran out, as the check that ended the wait saw it
+    (asking again could see a short-lived process gone)."""
     deadline = time.monotonic() + seconds
-    while not condition() and time.monotonic() < deadline:
+    while not (held := bool(condition())) and time.monotonic() < deadline:
         time.sleep(0.1)
-    return bool(condition())
+    return held
 
 
 def test_the_board_answers_as_the_local_agent_does(ssh_env: dict[str, str], board_agent: Path) -> None:
@@ -117,7 +144,7 @@ def test_the_board_answers_as_the_local_agent_does(ssh_env: dict[str, str], boar
     assert (there["features"], there["model"], there["agent"]) == (here["features"], here["model"], here["agent"])
 
 
-def test_the_boards_own_agent_is_copied_there_and_removed(ssh_env: dict[str, str]) -> None:
+def test_the_boards_own_agent_is_copied_there_and_removed(ssh_env: dict[str, str], start: Starter) -> None:
     """Nothing copied by hand: the board's architecture read from uname -m and
     its /bin/sh, that agent copied to a private directory, run, removed."""
     before = copies()
@@ -214,7 +241,7 @@ def test_a_malformed_ssh_target_is_bad_usage(ssh_env: dict[str, str], spec: str)
 
 
 def test_an_interrupted_study_stops_the_agent_on_the_board(
-    ssh_env: dict[str, str], board_agent: Path, tmp_path: Path
+    ssh_env: dict[str, str], board_agent: Path, tmp_path: Path, start: Starter
 ) -> None:
     """Ending the local ssh would leave the agent running on the board (no
     terminal, no SIGHUP): SIGINT here must reach it as SIGTERM there, and the
@@ -222,7 +249,7 @@ def test_an_interrupted_study_stops_the_agent_on_the_board(
     out = tmp_path / "study"
     args = ["rt", "run", "--target", "ssh:portkit-board", "--agent", board_agent, "--no-rt"]
     study = start(ssh_env, *args, "--loads", "idle", "--duration", "60", "-o", out)
-    assert wait_for(lambda: running(board_agent)), "the agent never started on the board"
+    assert wait_for(lambda: measuring(board_agent)), f"the agent never measured on the board: {study.poll()=}"
     time.sleep(1.5)
     study.send_signal(signal.SIGINT)
     _, err = study.communicate(timeout=60)
@@ -257,7 +284,9 @@ def delays() -> set[str]:
     return set(proc.stdout.split())
 
 
-def test_ctrl_c_before_the_board_names_the_agent_still_stops_it(sshd: Path, board_agent: Path, tmp_path: Path) -> None:
+def test_ctrl_c_before_the_board_names_the_agent_still_stops_it(
+    sshd: Path, board_agent: Path, tmp_path: Path, start: Starter
+) -> None:
     """Ctrl-C while the board has not yet said the agent's pid: the agent is
     killed on the board once it does, and the user is told of the
     interruption, not of an ssh failure."""
@@ -273,7 +302,7 @@ def test_ctrl_c_before_the_board_names_the_agent_still_stops_it(sshd: Path, boar
 
 
 def test_a_study_stopped_before_the_board_names_the_agent_keeps_its_cell(
-    sshd: Path, board_agent: Path, tmp_path: Path
+    sshd: Path, board_agent: Path, tmp_path: Path, start: Starter
 ) -> None:
     """finish() before the pid line: the SIGTERM waits for it, then the agent
     ends early and the cell keeps what it measured."""
@@ -298,7 +327,7 @@ def test_a_study_stopped_before_the_board_names_the_agent_keeps_its_cell(
 
 
 def test_a_connection_lost_mid_study_keeps_what_was_measured(
-    ssh_env: dict[str, str], sshd: Path, tmp_path: Path
+    ssh_env: dict[str, str], sshd: Path, tmp_path: Path, start: Starter
 ) -> None:
     """The board's connection dies during the second cell: the first is kept,
     the error names the target and what was lost, exit 3."""
