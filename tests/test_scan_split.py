@@ -10,7 +10,7 @@ import pytest
 from portkit.commands.scan import engine
 from portkit.commands.scan.engine import ScanJob, scan_unit
 from portkit.commands.scan.models import probe_pair, resolve_abi
-from portkit.commands.scan.rules import RULES
+from portkit.commands.scan.rules import CHECKS, RULES
 from scan_corpus import Fixture, fixtures
 
 
@@ -57,3 +57,15 @@ def test_a_share_whose_child_died_is_done_in_the_worker(fx: Fixture, monkeypatch
     again = scan_unit(job)
     assert sorted(map(repr, again.findings)) == sorted(map(repr, alone.findings))
     assert again.expansions == alone.expansions and again.errors == alone.errors
+
+
+def test_checks_that_share_work_with_the_conversions_stay_with_them() -> None:
+    """PK703 reads the variadic functions' va_arg reads that PK702, a check of
+    conversions, works out: forked apart, the child would work them out again."""
+    by_id = {check.rule.id: check for check in CHECKS}
+    beside = {c.rule.id for c in engine._beside_conversions(list(by_id.values()))}
+    assert "PK702" not in beside and "PK703" not in beside
+    assert {"PK601", "PK402", "PK103"} <= beside
+    # without PK702 (a unit that never names va_arg) nothing holds PK703 back
+    alone = engine._beside_conversions([c for c in by_id.values() if c.rule.id != "PK702"])
+    assert "PK703" in {c.rule.id for c in alone}

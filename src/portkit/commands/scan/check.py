@@ -79,3 +79,7 @@ class Check:
     # writes the number the rule looks for; clang reported what it explains):
     # a whole walk's worth of questions saved on most files.
     applies: Callable[[Unit], bool] | None = None
+    # Work this check shares with others that name it too ("variadic": the
+    # variadic functions' va_arg reads, worked out once per unit): where a
+    # unit's rules run in two processes, such checks stay in one.
+    shares: str = ""

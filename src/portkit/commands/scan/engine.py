@@ -165,7 +165,8 @@ def _check_target(unit: Unit, checks: Sequence[Check], text: str, home: Home, di
     has long finished the project's smaller files while sqlite3.c's rules run
     (as long as clang's parse of it, in Python). The rules that read
     conversions stay together: they share the widths the unit works out for
-    each one."""
+    each one, and so do the checks that share other work with them
+    (Check.shares)."""
     try:
         walked = _walk(unit, [c for c in checks if not c.at_home])
     except Exception as err:  # the walk tripped over this file's AST
@@ -174,7 +175,7 @@ def _check_target(unit: Unit, checks: Sequence[Check], text: str, home: Home, di
     def share(of: Sequence[Check]) -> Share:
         return _share(unit, walked, of, text, home, diagnosed=of if diagnose else ())
 
-    beside = [c for c in checks if not c.conversions]
+    beside = _beside_conversions(checks)
     if len(walked.selected) < SPLIT_NODES or not beside or len(beside) == len(checks):
         return share(checks)
     here = [c for c in checks if c not in beside]
@@ -184,6 +185,12 @@ def _check_target(unit: Unit, checks: Sequence[Check], text: str, home: Home, di
     if theirs is None:  # the child died: its share here, where a fault is reported as any other
         theirs = share(beside)
     return _joined(mine, theirs)
+
+
+def _beside_conversions(checks: Sequence[Check]) -> list[Check]:
+    """The checks that read no implicit conversion and share no work with one that does."""
+    shared = {c.shares for c in checks if c.conversions is not None and c.shares}
+    return [c for c in checks if c.conversions is None and c.shares not in shared]
 
 
 def _share(

@@ -100,4 +100,5 @@ CHECK = Check(
     pointer_casts=True,  # on_cast: va_arg(ap, int) cast to a pointer
     conversions=on_conversion,
     whole=against_callers,
+    shares="variadic",
 )

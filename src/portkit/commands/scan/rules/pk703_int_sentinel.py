@@ -63,4 +63,6 @@ def against_readers(unit: Unit) -> None:
             unit.report(RULE, argument, message)
 
 
-CHECK = Check(RULE, nodes={"CALL_EXPR": on_call}, callees=Callees(variadic=True), whole=against_readers)
+CHECK = Check(
+    RULE, nodes={"CALL_EXPR": on_call}, callees=Callees(variadic=True), whole=against_readers, shares="variadic"
+)
