@@ -111,6 +111,29 @@ def test_implicit_conversions_by_their_types(tmp_path: Path) -> None:
     assert all(tag == CONVERSION for tag, *_ in found.selected)
 
 
+def test_the_conversions_of_integer_literals_only_when_asked(tmp_path: Path) -> None:
+    """`p = 0` and `n = 1` are most of a unit's conversions: left out unless
+    asked for; a literal in parentheses, or a negative one, is an expression
+    of its own and stays."""
+    code = "long f(int k, char *p)\n{\n    long n = 1;\n    p = 0;\n    n = k;\n    n = (2);\n    return n + -3;\n}\n"
+    ci, tu, path = parsed_text(tmp_path, "literals.c", code)
+    int_, long_, pointer = (getattr(ci.TypeKind, k).value for k in ("INT", "LONG", "POINTER"))
+    wanted = {long_: {int_}, pointer: {int_}}
+
+    def converted(literals: bool) -> list[tuple[int, str]]:
+        found = walk(ci, tu, file_tops(tu, path), kinds=(), conversions=wanted, literals=literals)
+        return [(n.extent.start.line, n.kind.name) for _, n, _, _ in found.selected]
+
+    assert converted(True) == [
+        (3, "INTEGER_LITERAL"),
+        (4, "INTEGER_LITERAL"),
+        (5, "UNEXPOSED_EXPR"),  # k read from its variable
+        (6, "PAREN_EXPR"),
+        (7, "UNARY_OPERATOR"),
+    ]
+    assert converted(False) == [(5, "UNEXPOSED_EXPR"), (6, "PAREN_EXPR"), (7, "UNARY_OPERATOR")]
+
+
 def test_every_walked_node_knows_its_parent(tmp_path: Path) -> None:
     ci, tu, tops = parsed(tmp_path)
     found = walk(ci, tu, tops, kinds=())

@@ -17,7 +17,9 @@ folded_children() takes them, and the operators of `by_constant` are wanted
 only where an operand is such a constant (below: or an operand's operand),
 as are the nodes of the kinds in `kinds_by_constant`; pointer_casts: the
 cast kinds wanted only where a pointer is made or unmade (the cast's type,
-or its operand's through implicit conversions, parentheses and other casts).
+or its operand's through implicit conversions, parentheses and other casts);
+literals: whether the conversions of an integer literal as written are
+wanted (most of a unit's: `p = 0`, `n = 1`).
 """
 
 from __future__ import annotations
@@ -182,6 +184,7 @@ def walk(
     by_constant: Iterable[str] = (),
     kinds_by_constant: Iterable[int] = (),
     pointer_casts: Iterable[int] | None = None,
+    literals: bool = True,
 ) -> Walked:
     size = _clangwalk.CURSOR_BYTES
     assert ctypes.sizeof(ci.Cursor) == size, "libclang's CXCursor is not the walk's"
@@ -214,6 +217,7 @@ def walk(
         calls,
         constants,
         None if pointer_casts is None else kind_table(pointer_casts),
+        literals,
     )
     found = Walked(ci, tu, native)
     nodes, parents, tags, kinds_of_operators = native.selected()

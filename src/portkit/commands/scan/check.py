@@ -63,6 +63,11 @@ class Check:
     # the commonest question ("what did this value become?"), its widths worked
     # out once for every rule that asks.
     conversions: ConversionCheck | None = None
+    # Its conversions include those of an integer literal as written (`p = 0`,
+    # `n = 1`: most of a unit's). The rules here read what a conversion's
+    # value is made of (an operator, a call, a va_arg, a variable), and a
+    # literal is a constant that is the same in every model: none asks.
+    literal_conversions: bool = False
     # Called once a unit is walked, for what only the whole file tells
     # (callers against callees, the files it includes).
     whole: UnitCheck | None = None

@@ -356,6 +356,7 @@ def _walk(unit: Unit, checks: Sequence[Check]) -> Walked:
     gated = by_constant or kinds_by_constant - kinds
     constants = (bytes(constant_kinds), tuple(sorted(values)), below) if gated else None
     wants_conversions = any(c.conversions is not None for c in checks)
+    literals = any(c.literal_conversions for c in checks if c.conversions is not None)
     interesting = _interesting_conversions(unit) if wants_conversions else {}
     walked = cwalk(
         ci,
@@ -369,6 +370,7 @@ def _walk(unit: Unit, checks: Sequence[Check]) -> Walked:
         by_constant,
         kinds_by_constant - kinds,
         _pointer_casts(ci, checks),
+        literals,
     )
     unit.walks.insert(0, walked)
     return walked
