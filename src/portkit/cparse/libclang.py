@@ -127,9 +127,12 @@ def cindex():
 
 def load_early() -> Callable[[], None]:
     """Starts loading libclang (a 60 MB library) on a thread of its own, so
-    that it overlaps the imports of a command that will need it: dlopen runs
-    without the GIL. Returns the wait for it, to be called before exiting;
-    cindex() waits for it too."""
+    that it overlaps the imports of a command that will need it. (CPython
+    3.11's ctypes holds the GIL through dlopen, so the overlap is the loader's
+    page faults and whatever else the process does outside the GIL; dlopen
+    called through libc as a foreign function, which releases it, measured no
+    faster: at start-up both CPUs are busy.) Returns the wait for it, to be
+    called before exiting; cindex() waits for it too."""
     try:
         ci = bindings()
     except EnvironmentProblem:
