@@ -29,6 +29,7 @@ def test_shared_rules_find_what_one_process_finds(fx: Fixture, monkeypatch: pyte
 
     monkeypatch.setattr(engine, "SPLIT_NODES", 0)
     monkeypatch.setattr(engine, "HOME_BESIDE_BYTES", 0)
+    monkeypatch.setattr(engine, "spare_workers", lambda: 1)  # a scan's last file, the other worker done
     monkeypatch.setattr(engine, "Beside", Recorded)
     shared = scan_unit(job)
     # the rules at home and the diagnostics in one child, half the target's rules in another; each came back
@@ -53,6 +54,7 @@ def test_a_share_whose_child_died_is_done_in_the_worker(fx: Fixture, monkeypatch
 
     monkeypatch.setattr(engine, "SPLIT_NODES", 0)
     monkeypatch.setattr(engine, "HOME_BESIDE_BYTES", 0)
+    monkeypatch.setattr(engine, "spare_workers", lambda: 1)
     monkeypatch.setattr(engine, "Beside", Died)
     again = scan_unit(job)
     assert sorted(map(repr, again.findings)) == sorted(map(repr, alone.findings))
@@ -61,11 +63,38 @@ def test_a_share_whose_child_died_is_done_in_the_worker(fx: Fixture, monkeypatch
 
 def test_checks_that_share_work_with_the_conversions_stay_with_them() -> None:
     """PK703 reads the variadic functions' va_arg reads that PK702, a check of
-    conversions, works out: forked apart, the child would work them out again."""
+    conversions, works out, and PK103 reads casts as PK102 and PK702 do:
+    forked apart, the child would ask again what the worker knows."""
     by_id = {check.rule.id: check for check in CHECKS}
     beside = {c.rule.id for c in engine._beside_conversions(list(by_id.values()))}
-    assert "PK702" not in beside and "PK703" not in beside
-    assert {"PK601", "PK402", "PK103"} <= beside
+    assert not {"PK702", "PK703", "PK101", "PK103"} & beside
+    assert {"PK601", "PK402", "PK403", "PK401"} <= beside
     # without PK702 (a unit that never names va_arg) nothing holds PK703 back
     alone = engine._beside_conversions([c for c in by_id.values() if c.rule.id != "PK702"])
     assert "PK703" in {c.rule.id for c in alone}
+
+
+def test_no_child_for_the_rules_while_every_worker_has_a_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While files wait for a worker, both CPUs have one: a child would only
+    add the questions it asks again; the rules at home still go beside."""
+    fx = next(f for f in fixtures() if f.family == "6-loops")
+    source, target = fx.models
+    pair = probe_pair(resolve_abi(source, "--from"), resolve_abi(target, "--to"), None)
+    job = ScanJob(fx.path, fx.path.read_text(), fx.cflags, pair, None, frozenset(rule.id for rule in RULES))
+    forked: list[object] = []
+
+    class Counted(engine.Beside):
+        def __init__(self, work):  # type: ignore[no-untyped-def]
+            forked.append(work)
+            super().__init__(work)
+
+    monkeypatch.setattr(engine, "SPLIT_NODES", 0)
+    monkeypatch.setattr(engine, "HOME_BESIDE_BYTES", 0)
+    monkeypatch.setattr(engine, "Beside", Counted)
+    monkeypatch.setattr(engine, "spare_workers", lambda: 0)
+    scan_unit(job)
+    assert len(forked) == 1  # the early child alone
+    forked.clear()
+    monkeypatch.setattr(engine, "spare_workers", lambda: 1)
+    scan_unit(job)
+    assert len(forked) == 2

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from portkit.core.workers import Beside, Failed, Host, run_isolated
+from portkit.core.workers import Beside, Failed, Host, run_isolated, spare_workers
 
 
 def work(task: tuple[str, int]) -> int:
@@ -136,6 +136,22 @@ def test_a_worker_whose_parent_is_killed_goes_too(tmp_path) -> None:
 
 
 # Beside: one task's other share, in a child forked beside this process
+
+
+def spare_after(seconds: float) -> int:
+    """What spare_workers() says once this task has run for a while."""
+    time.sleep(seconds)
+    return spare_workers()
+
+
+def test_a_worker_is_spare_once_no_task_waits_and_the_others_are_done() -> None:
+    # the first task ends at once; the second asks a second later, the other worker then idle
+    assert run_isolated(spare_after, [0.0, 1.0], 2, timeout=60)[1] == 1
+    # four tasks for two workers: the first asks while two still wait for one
+    assert run_isolated(spare_after, [0.0, 0.5, 0.5, 0.5], 2, timeout=60)[0] == 0
+    # one worker is never spare; nor is anyone outside a worker
+    assert run_isolated(spare_after, [0.0, 0.5], 1, timeout=60) == [0, 0]
+    assert spare_workers() == 0
 
 
 def test_beside_gives_what_its_child_worked_out() -> None:

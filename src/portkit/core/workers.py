@@ -17,8 +17,10 @@ parse; a host that is gone leaves the work to run_isolated here.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import ctypes
 import faulthandler
+import mmap
 import multiprocessing
 import os
 import pickle
@@ -33,6 +35,8 @@ from types import TracebackType
 from typing import Generic, TypeVar
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+# In a worker's task: its run's count of spare workers (spare_workers), in memory the run's processes share.
+_SPARE: contextvars.ContextVar[ctypes.c_int | None] = contextvars.ContextVar("spare_workers", default=None)
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
@@ -42,6 +46,15 @@ class Failed:
     """A task whose worker died or ran out of time: why, in words."""
 
     reason: str  # "was killed by SIGSEGV", "did not finish within 120 s"
+
+
+def spare_workers() -> int:
+    """In a task of run_isolated: how many of its run's `jobs` no task keeps
+    busy now (no task waits, and the other workers are done with theirs), so
+    that work forked beside the task (Beside) takes no CPU from another; 0
+    outside a worker."""
+    spare = _SPARE.get()
+    return spare.value if spare is not None else 0
 
 
 def default_jobs() -> int:
@@ -71,12 +84,15 @@ def run_isolated(
     pending = list(range(len(tasks)))[::-1]  # popped from the end: first task first
     idle: list[_Worker] = []
     busy: list[_Worker] = []
+    shared = mmap.mmap(-1, ctypes.sizeof(ctypes.c_int))  # anonymous and shared: the workers forked see it change
+    spare = ctypes.c_int.from_buffer(shared)
     try:
         while pending or busy:
             while pending and len(busy) < jobs:
-                worker = idle.pop() if idle else _Worker(work, stack_bytes)
+                worker = idle.pop() if idle else _Worker(work, stack_bytes, spare)
                 worker.give(pending.pop(), tasks, timeout)
                 busy.append(worker)
+            spare.value = 0 if pending else jobs - len(busy)
             for worker in _ready(busy, abandoned):
                 busy.remove(worker)
                 try:
@@ -96,6 +112,8 @@ def run_isolated(
     finally:
         for worker in idle + busy:
             worker.stop()
+        del spare  # the view first: a mapping with one cannot close
+        shared.close()
     return results  # type: ignore[return-value]  # every slot is filled
 
 
@@ -116,10 +134,11 @@ def _ready(busy: list[_Worker], abandoned: Connection | None = None) -> list[_Wo
 
 
 class _Worker(Generic[Task, Result]):
-    def __init__(self, work: Callable[[Task], Result], stack_bytes: int) -> None:
+    def __init__(self, work: Callable[[Task], Result], stack_bytes: int, spare: ctypes.c_int) -> None:
         self.conn, child = multiprocessing.Pipe()
         context = multiprocessing.get_context("fork")
-        self.process: BaseProcess = context.Process(target=_serve, args=(child, work, stack_bytes), daemon=True)
+        arguments = (child, work, stack_bytes, spare)
+        self.process: BaseProcess = context.Process(target=_serve, args=arguments, daemon=True)
         self.process.start()
         child.close()
         self.index = -1
@@ -169,8 +188,9 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
-def _serve(conn: Connection, work: Callable, stack_bytes: int) -> None:
-    """A worker's life: a task in, (True, result) or (False, exception) out."""
+def _serve(conn: Connection, work: Callable, stack_bytes: int, spare: ctypes.c_int) -> None:
+    """A worker's life: a task in, (True, result) or (False, exception) out;
+    spare: its run's count of spare workers, for spare_workers()."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _die_with_parent()
     faulthandler.disable()  # a crash is reported by the parent, in one line, not as a stack dump
@@ -184,6 +204,7 @@ def _serve(conn: Connection, work: Callable, stack_bytes: int) -> None:
         outcome: list[tuple[bool, object]] = []
 
         def one(task: object = task, outcome: list = outcome) -> None:
+            _SPARE.set(spare)  # a thread starts with a context of its own
             try:
                 outcome.append((True, work(task)))
             except BaseException as err:  # raised in the parent, where it can be reported
