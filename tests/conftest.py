@@ -11,6 +11,7 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -23,6 +24,12 @@ from portkit.core.arches import ARCHES
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
+
+# A test run that a shell without job control started in the background
+# (`make test &` in a script) inherits Ctrl-C ignored, and so would every
+# portkit the tests start: the tests that press Ctrl-C need it delivered.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # triple -> qemu-user program for every cross-built agent (None: i686 runs natively on this x86-64 machine)
 EMULATORS: dict[str, str | None] = {
