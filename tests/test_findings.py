@@ -457,3 +457,17 @@ def test_a_files_lines_are_those_split_makes(text: str, block: int, start: int, 
     assert lines[start:stop] == split[start:stop]
     with pytest.raises(IndexError):
         lines[len(split)]
+
+
+def test_a_text_the_command_read_is_not_read_again(tmp_path: Path) -> None:
+    """SourceFiles takes the ASCII texts a command already read as they are
+    (a file gone since still has its lines); one that is not ASCII, whose
+    codec is not known, is read from its file."""
+    from portkit.findings.sources import SourceFiles
+
+    (tmp_path / "b.c").write_bytes(b"/* caf\xe9 */\nint b;\n")
+    sources = SourceFiles(ascii_texts={str(tmp_path / "a.c"): "int a;\nlong b;\n", str(tmp_path / "b.c"): "x\xe9"})
+    kept = sources.get(str(tmp_path / "a.c"))
+    assert kept is not None and kept.line(2) == "long b;" and kept.codec == "utf-8"
+    read = sources.get(str(tmp_path / "b.c"))
+    assert read is not None and read.line(2) == "int b;" and read.codec == "latin-1"

@@ -261,6 +261,35 @@ def test_a_file_edited_after_the_command_read_it_is_a_unit_not_checked(tmp_path:
     assert isinstance(received(sent(job)), Scanned)  # gone: not checked either
 
 
+def test_clang_reads_the_file_itself_and_a_change_after_it_did_is_a_unit_not_checked(tmp_path: Path) -> None:
+    """A job whose text is its file's as read is parsed from the file (not
+    handed over as a copy); if the file changes between the worker's reading
+    and clang's, what clang parsed is not what the rules read: not checked."""
+    from portkit.commands.scan.engine import scan_unit
+    from portkit.commands.scan.job import CHANGED, ScanJob, stamp
+    from portkit.commands.scan.models import probe_pair, resolve_abi
+    from portkit.commands.scan.rules import RULES
+
+    path = tmp_path / "a.c"
+    path.write_text(CAST)
+    pair = probe_pair(resolve_abi("ILP32", "--from"), resolve_abi("aarch64", "--to"), None)
+    job = ScanJob(path, CAST, (), pair, None, frozenset(rule.id for rule in RULES), stamp(path))
+    assert [(f.rule, f.location.line) for f in scan_unit(job).findings] == [("PK101", 1)]
+    path.write_text(CLEAN)  # a new stamp, as if edited while clang read it
+    outcome = scan_unit(job)
+    assert outcome.incomplete is not None and outcome.incomplete.reason == CHANGED and outcome.findings == []
+
+
+def test_a_latin1_file_is_read_as_the_compiler_reads_it(tmp_path: Path) -> None:
+    """A file that is not UTF-8 is parsed as its bytes, as the build's
+    compiler reads it: a finding after a Latin-1 character on its line has
+    that line's own column (re-encoded as UTF-8, it was one to the right)."""
+    (tmp_path / "l1.c").write_bytes(b"/* caf\xe9 */ int handle(void *p) { return (int)(long)p; }\n")
+    _, document, _ = scan("l1.c", cwd=tmp_path)
+    location = document["findings"][0]["location"]
+    assert (location["line"], location["column"], location["end_column"]) == (1, 41, 53)  # (int)(long)p
+
+
 def test_only_a_regular_file_is_read_again_by_the_worker(tmp_path: Path) -> None:
     import os
 

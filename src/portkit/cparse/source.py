@@ -30,7 +30,7 @@ def read_source(path: Path, *, empty_ok: bool = False) -> str:
     if looks_binary(data):
         raise BadInput(f"{path}: binary file, not C")
     text, _ = decode_source(data)
-    if not text.strip() and not empty_ok:
+    if not empty_ok and (not text or text.isspace()):  # not text.strip(): a copy of all of it
         raise BadInput(f"{path}: empty file")
     return text
 

@@ -148,6 +148,7 @@ def finish(
     text_findings: bool = True,
     root: ArtifactRoot | None = None,
     incomplete: Sequence[Incomplete] | None = None,
+    ascii_texts: Mapping[str, str] | None = None,
 ) -> int:
     """Shows the findings in args.format on args.output and returns the exit
     code per --fail-on. `extra`: the command's own fields of the JSON
@@ -160,10 +161,11 @@ def finish(
     the working directory; no file is read for their text. `incomplete`: the
     inputs not checked completely, for a command that tracks them: listed in
     JSON and SARIF, counted in the summary line, and the exit status is 3
-    (the run could not do its job) unless --allow-incomplete."""
+    (the run could not do its job) unless --allow-incomplete. `ascii_texts`:
+    files the command read already (sources.SourceFiles), not read again."""
     check_findings_options(args, schema=schema, rules=rules)
     cwd = Path.cwd()
-    sources = SourceFiles(read=root is None)
+    sources = SourceFiles(read=root is None, ascii_texts=ascii_texts)
     result = triage(
         findings,
         rules,

@@ -164,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
         extra=extra,
         text_header=shown_header,
         incomplete=incomplete,
+        ascii_texts=_read_unchanged(work),
     )
     if incomplete and not args.allow_incomplete:
         error(what_to_do(incomplete, extra["inputs"], args.compile_commands is not None))
@@ -269,6 +270,11 @@ def _jobs(
         read_as = before if before is not None and stamp(unit.path) == before else None
         work.append(ScanJob(unit.path, text, unit.flags, pair, sysroot, rules, read_as))
     return work
+
+
+def _read_unchanged(work: Sequence[ScanJob]) -> dict[str, str]:
+    """The units' texts as read from their files, for the report's lines (by the path findings show)."""
+    return {shown_path(str(job.path)): job.text for job in work if job.read_as is not None and job.text.isascii()}
 
 
 def _gather(

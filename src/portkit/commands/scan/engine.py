@@ -22,7 +22,7 @@ from portkit.commands.scan.archcode import mentions, read_as_code
 from portkit.commands.scan.check import Check
 from portkit.commands.scan.expressions import CASTS
 from portkit.commands.scan.home import DIRECTIVES, WHOLE, Home
-from portkit.commands.scan.job import ScanJob, Scanned
+from portkit.commands.scan.job import CHANGED, ScanJob, Scanned, stamp
 from portkit.commands.scan.messages import shown_path
 from portkit.commands.scan.rules import CHECKS
 from portkit.commands.scan.unit import Conversion, Unit
@@ -75,9 +75,18 @@ def _scan_unit(job: ScanJob) -> Scanned:
     flags = _flags(job.flags, job.pair.target.abi.triple) + list(QUIET) + warnings
     target = job.pair.target.abi
     tu, errors = parse(
-        str(job.path), target, flags, job.sysroot, job.text, bodies=True, build_machine=True, preprocessor_record=True
+        str(job.path),
+        target,
+        flags,
+        job.sysroot,
+        _unsaved(job),
+        bodies=True,
+        build_machine=True,
+        preprocessor_record=True,
     )
     path = shown_path(str(job.path))
+    if job.read_as is not None and stamp(job.path) != job.read_as:  # clang read another text than the rules have
+        return Scanned(errors=[Problem(str(job.path), 0, CHANGED)], incomplete=Incomplete(path, CHANGED))
     if tu is None:
         return Scanned(errors=errors, incomplete=Incomplete(path, errors[0].message if errors else "not parsed"))
     fatal = next((e for e in errors if e.fatal), None)
@@ -109,11 +118,23 @@ def _scan_unit(job: ScanJob) -> Scanned:
     )
 
 
+def _unsaved(job: ScanJob) -> str | None:
+    """The text clang is to parse as the unit's file: None when the job's text
+    is the file's as read (job.read_as), so that clang maps the file itself
+    instead of being handed a copy (sqlite3.c: 8.6 MB encoded, then copied
+    again by libclang, before the parse can start) and reads its bytes as the
+    build's compiler does; else the job's own (--fix's candidates)."""
+    return None if job.read_as is not None else job.text
+
+
 def _parse_home(job: ScanJob, flags: list[str], extent: str):
     """The unit parsed for the source ABI, as far as extent (home.Home.parse)."""
-    text = directives_only(job.text) if extent == DIRECTIVES else job.text
-    if text is None:  # no cut (the standard decides the lexing, or code may save a macro): Home parses more
-        return None
+    if extent == DIRECTIVES:
+        text = directives_only(job.text)
+        if text is None:  # no cut (the standard decides the lexing, or code may save a macro): Home parses more
+            return None
+    else:
+        text = _unsaved(job)
     tu, _ = parse(
         str(job.path),
         job.pair.source.abi,
@@ -124,6 +145,8 @@ def _parse_home(job: ScanJob, flags: list[str], extent: str):
         build_machine=True,
         preprocessor_record=True,
     )
+    if text is None and stamp(job.path) != job.read_as:  # clang read another text than the rules have
+        return None
     return tu
 
 

@@ -157,7 +157,7 @@ def _failures(
     """The plans to drop: every one when the fixed text has more errors for
     either ABI; else those on a line where the scan still reports what they
     fixed or reports something new."""
-    fixed_job = replace(job, text=candidate.decode("utf-8", "surrogatepass"))
+    fixed_job = replace(job, text=candidate.decode("utf-8", "surrogatepass"), read_as=None)  # not the file's
     errors = _errors(fixed_job, candidate)
     if errors[0] > baseline[0] or errors[1] > baseline[1]:
         lines = {p.finding.location.line for p in plans}
