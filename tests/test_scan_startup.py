@@ -106,3 +106,31 @@ def test_bindings_another_thread_is_importing_count_as_not_chosen(monkeypatch: p
     monkeypatch.delenv("LIBCLANG_LIBRARY_PATH", raising=False)
     monkeypatch.setitem(sys.modules, "clang.cindex", types.ModuleType("clang.cindex"))
     assert unloaded_choice() == matched_debian_libclang() is not None
+
+
+def test_what_the_command_and_its_host_both_need_is_there_before_the_fork(tmp_path: Path) -> None:
+    """scan's jobs, models and cache, and libclang when the command reads a
+    compile database with it, are loaded once, before the host is forked,
+    which inherits them; without a database the command loads no libclang."""
+    (tmp_path / "a.c").write_text(CAST)
+    entry = {"directory": str(tmp_path), "file": "a.c", "arguments": ["cc", "-c", "a.c"]}
+    (tmp_path / "compile_commands.json").write_text(json.dumps([entry]))
+    script = (
+        "import sys\n"
+        "from portkit.core import workers\n"
+        "seen = []\n"
+        "init = workers.Host.__init__\n"
+        "def recording(self, prepare):\n"
+        "    config = getattr(sys.modules.get('clang.cindex'), 'Config', None)\n"
+        "    seen.append((bool(config and config.loaded), 'portkit.commands.scan.cache' in sys.modules))\n"
+        "    init(self, prepare)\n"
+        "workers.Host.__init__ = recording\n"
+        "from portkit.cli import main\n"
+        "code = main(['scan', '--no-cache', '--format', 'json', '-o', 'out.json', *sys.argv[1:]])\n"
+        "print(code, *seen[0])\n"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    for args, loaded in ((["-p", "."], "True"), (["a.c"], "False")):
+        proc = subprocess.run([sys.executable, "-c", script, *args], cwd=tmp_path, capture_output=True, text=True, env=env)
+        assert proc.stdout.split() == ["1", loaded, "True"], (args, proc.stderr)
+        assert [f["rule"] for f in json.loads((tmp_path / "out.json").read_text())["findings"]] == ["PK101"]

@@ -125,6 +125,15 @@ def cindex():
     return ci
 
 
+def load_now() -> None:
+    """libclang loaded on this thread, now: in a process about to fork another
+    that needs it too (core.workers.Host), which then inherits it instead of
+    loading it a second time. If it cannot be loaded, cindex() says why when
+    the command asks for it."""
+    with contextlib.suppress(EnvironmentProblem):
+        cindex()
+
+
 def load_early() -> Callable[[], None]:
     """Starts loading libclang (a 60 MB library) on a thread of its own, so
     that it overlaps the imports of a command that will need it. (CPython
