@@ -131,6 +131,8 @@ def test_what_the_command_and_its_host_both_need_is_there_before_the_fork(tmp_pa
     )
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")}
     for args, loaded in ((["-p", "."], "True"), (["a.c"], "False")):
-        proc = subprocess.run([sys.executable, "-c", script, *args], cwd=tmp_path, capture_output=True, text=True, env=env)
+        proc = subprocess.run(
+            [sys.executable, "-c", script, *args], cwd=tmp_path, capture_output=True, text=True, env=env
+        )
         assert proc.stdout.split() == ["1", loaded, "True"], (args, proc.stderr)
         assert [f["rule"] for f in json.loads((tmp_path / "out.json").read_text())["findings"]] == ["PK101"]
