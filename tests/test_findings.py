@@ -466,7 +466,7 @@ def test_a_text_the_command_read_is_not_read_again(tmp_path: Path) -> None:
     from portkit.findings.sources import SourceFiles
 
     (tmp_path / "b.c").write_bytes(b"/* caf\xe9 */\nint b;\n")
-    sources = SourceFiles(ascii_texts={str(tmp_path / "a.c"): "int a;\nlong b;\n", str(tmp_path / "b.c"): "x\xe9"})
+    sources = SourceFiles(texts_read={str(tmp_path / "a.c"): "int a;\nlong b;\n", str(tmp_path / "b.c"): "x\xe9"})
     kept = sources.get(str(tmp_path / "a.c"))
     assert kept is not None and kept.line(2) == "long b;" and kept.codec == "utf-8"
     read = sources.get(str(tmp_path / "b.c"))

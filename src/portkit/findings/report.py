@@ -148,7 +148,7 @@ def finish(
     text_findings: bool = True,
     root: ArtifactRoot | None = None,
     incomplete: Sequence[Incomplete] | None = None,
-    ascii_texts: Mapping[str, str] | None = None,
+    texts_read: Mapping[str, str] | None = None,
 ) -> int:
     """Shows the findings in args.format on args.output and returns the exit
     code per --fail-on. `extra`: the command's own fields of the JSON
@@ -161,11 +161,11 @@ def finish(
     the working directory; no file is read for their text. `incomplete`: the
     inputs not checked completely, for a command that tracks them: listed in
     JSON and SARIF, counted in the summary line, and the exit status is 3
-    (the run could not do its job) unless --allow-incomplete. `ascii_texts`:
-    files the command read already (sources.SourceFiles), not read again."""
+    (the run could not do its job) unless --allow-incomplete. `texts_read`:
+    files the command read already (sources.SourceFiles)."""
     check_findings_options(args, schema=schema, rules=rules)
     cwd = Path.cwd()
-    sources = SourceFiles(read=root is None, ascii_texts=ascii_texts)
+    sources = SourceFiles(read=root is None, texts_read=texts_read)
     result = triage(
         findings,
         rules,

@@ -95,18 +95,19 @@ class SourceFiles:
     """Each file's text, read on first use and kept for this run only. With
     read=False none is read: the findings point into something that is not
     text below the working directory (an image's files, relative to its root).
-    `ascii_texts`: files the command has read already (path as findings give
-    it -> text), all ASCII, so that either codec reads them: not read again
-    (sqlite3.c's 8.6 MB, read and decoded, is 0.01 s of every scan's end)."""
+    `texts_read`: files the command has read already (path as findings give
+    it -> text); an ASCII one, which either codec reads the same, is not
+    read again (sqlite3.c's 8.6 MB, read and decoded, is 0.01 s of every
+    scan's end)."""
 
-    def __init__(self, read: bool = True, ascii_texts: Mapping[str, str] | None = None) -> None:
+    def __init__(self, read: bool = True, texts_read: Mapping[str, str] | None = None) -> None:
         self._files: dict[str, SourceFile | None] = {}
         self._read = read
-        self._ascii_texts = ascii_texts or {}
+        self._texts_read = texts_read or {}
 
     def get(self, path: str) -> SourceFile | None:
         if path not in self._files:
-            text = self._ascii_texts.get(path)
+            text = self._texts_read.get(path)
             if text is not None and text.isascii():
                 self._files[path] = _source_file(text, "utf-8")
             else:

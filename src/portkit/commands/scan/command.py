@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         extra=extra,
         text_header=shown_header,
         incomplete=incomplete,
-        ascii_texts=_read_unchanged(work),
+        texts_read=_read_unchanged(work),
     )
     if incomplete and not args.allow_incomplete:
         error(what_to_do(incomplete, extra["inputs"], args.compile_commands is not None))
@@ -274,7 +274,7 @@ def _jobs(
 
 def _read_unchanged(work: Sequence[ScanJob]) -> dict[str, str]:
     """The units' texts as read from their files, for the report's lines (by the path findings show)."""
-    return {shown_path(str(job.path)): job.text for job in work if job.read_as is not None and job.text.isascii()}
+    return {shown_path(str(job.path)): job.text for job in work if job.read_as is not None}
 
 
 def _gather(
