@@ -85,7 +85,7 @@ def _scan_unit(job: ScanJob) -> Scanned:
         preprocessor_record=True,
     )
     path = shown_path(str(job.path))
-    if job.read_as is not None and stamp(job.path) != job.read_as:  # clang read another text than the rules have
+    if _unsaved(job) is None and _changed_since_read(job):
         return Scanned(errors=[Problem(str(job.path), 0, CHANGED)], incomplete=Incomplete(path, CHANGED))
     if tu is None:
         return Scanned(errors=errors, incomplete=Incomplete(path, errors[0].message if errors else "not parsed"))
@@ -127,6 +127,12 @@ def _unsaved(job: ScanJob) -> str | None:
     return None if job.read_as is not None else job.text
 
 
+def _changed_since_read(job: ScanJob) -> bool:
+    """After clang read the unit's file itself (_unsaved gave it no text):
+    the file is no longer the text the rules have (edited during the parse)."""
+    return stamp(job.path) != job.read_as
+
+
 def _parse_home(job: ScanJob, flags: list[str], extent: str):
     """The unit parsed for the source ABI, as far as extent (home.Home.parse)."""
     if extent == DIRECTIVES:
@@ -145,7 +151,7 @@ def _parse_home(job: ScanJob, flags: list[str], extent: str):
         build_machine=True,
         preprocessor_record=True,
     )
-    if text is None and stamp(job.path) != job.read_as:  # clang read another text than the rules have
+    if text is None and _changed_since_read(job):
         return None
     return tu
 
